@@ -1,0 +1,24 @@
+//! # xiangqi
+//!
+//! Chinese chess (象棋) for Rust: the rules, a strong engine, notation and game records.
+//!
+//! This facade crate re-exports the workspace's crates:
+//!
+//! - [`core`] (`xiangqi-core`): squares, pieces, moves, positions, FEN, legal move
+//!   generation, Zobrist hashing, perft, notation and game rules.
+//! - [`eval`] (`xiangqi-eval`): the [`eval::Evaluator`] trait and the default evaluator.
+//! - [`search`] (`xiangqi-search`): the engine.
+//! - [`records`] (`xiangqi-records`): PGN and XQF game records.
+//!
+//! ```
+//! use xiangqi::core::Position;
+//!
+//! let pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 44);
+//! ```
+#![deny(missing_docs)]
+
+pub use xiangqi_core as core;
+pub use xiangqi_eval as eval;
+pub use xiangqi_records as records;
+pub use xiangqi_search as search;

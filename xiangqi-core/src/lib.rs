@@ -1,0 +1,46 @@
+//! # xiangqi-core
+//!
+//! The rules of xiangqi (Chinese chess, 象棋): squares, pieces, moves, positions, FEN,
+//! legal move generation with every rule (horse leg 蹩马腿, elephant eye 塞象眼 and the
+//! river, the palace, pawns crossing the river, cannon screens, flying general 将帅照面, no
+//! move that leaves one's own general attacked), make/unmake, incremental Zobrist keys,
+//! perft, and the end of the game by the board alone.
+//!
+//! ```
+//! use xiangqi_core::{Position, Square};
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 44);
+//! let m = pos.parse_uci("h2e2")?; // 炮二平五
+//! pos.play(m)?;
+//! assert_eq!(pos.piece_at(Square::from_iccs("e2").unwrap()).unwrap().char(), 'C');
+//! assert_eq!(Position::startpos().perft(3), 79_666);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Coordinates follow ICCS/UCI: files `a`–`i` from red's left, ranks `0`–`9` from red's
+//! back rank; square index `rank * 9 + file`.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod fen;
+mod movegen;
+mod moves;
+mod outcome;
+mod perft;
+mod position;
+mod setup;
+mod square;
+mod tables;
+mod types;
+mod uci;
+pub mod zobrist;
+
+pub use fen::FenError;
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use outcome::{BoardOutcome, EndReason};
+pub use position::{IllegalMove, Position, Undo, START_FEN};
+pub use setup::{Problems, Setup, SetupError};
+pub use square::{File, Rank, Square};
+pub use types::{Color, Piece, Role};
+pub use uci::{ParseUciError, UciMove, UciMoveError};

@@ -1,0 +1,435 @@
+//! Legal move generation and attack tests.
+//!
+//! The board keeps, besides the 90 points, one occupancy bit mask per rank (9 bits) and per
+//! file (10 bits). Chariot and cannon moves are read off those masks with a few bit
+//! operations: the nearest piece in each direction and the one behind it (the cannon's
+//! target beyond its screen).
+//!
+//! Legality: a pseudo-legal move is tested by asking whether our general is attacked once
+//! the move is made — computed on the masks as they would be, without touching the board.
+//! Most moves need no test at all: when we are not in check, a move of a piece other than
+//! the general can only expose the general if it leaves or enters the general's rank or
+//! file (opening a chariot line or the generals' file, adding a cannon screen, removing one
+//! of two screens) or if it leaves a point diagonally next to the general (a horse's leg).
+
+use crate::position::{code, code_color, Position, EMPTY};
+use crate::tables::{
+    Steps, ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES,
+    PAWN_ATTACKERS, PAWN_MOVES,
+};
+use crate::{Color, Move, MoveList, Role, Square};
+use arrayvec::ArrayVec;
+
+/// A square index that is on no line and equals no square.
+const NO_SQ: usize = 127;
+
+/// Blockers on one line seen from position `p`: the first and second piece in the
+/// upward direction and in the downward direction (bit masks with at most one bit each),
+/// and the empty points before the first blocker both ways.
+#[derive(Copy, Clone)]
+struct LineScan {
+    quiet: u16,
+    first_up: u16,
+    second_up: u16,
+    first_down: u16,
+    second_down: u16,
+}
+
+#[inline(always)]
+fn highest_bit(x: u16) -> u16 {
+    if x == 0 {
+        0
+    } else {
+        1 << (15 - x.leading_zeros())
+    }
+}
+
+#[inline(always)]
+fn scan(occ: u16, p: u32, width: u32) -> LineScan {
+    let full: u16 = (1 << width) - 1;
+    let above_mask: u16 = full & !((2u16 << p) - 1);
+    let below_mask: u16 = (1u16 << p) - 1;
+    let above = occ & above_mask;
+    let first_up = above & above.wrapping_neg();
+    let rest_up = above ^ first_up;
+    let second_up = rest_up & rest_up.wrapping_neg();
+    let quiet_up = if first_up != 0 {
+        first_up.wrapping_sub(1) & above_mask
+    } else {
+        above_mask
+    };
+    let below = occ & below_mask;
+    let first_down = highest_bit(below);
+    let second_down = highest_bit(below ^ first_down);
+    let quiet_down = if first_down != 0 {
+        below_mask & !((first_down << 1).wrapping_sub(1))
+    } else {
+        below_mask
+    };
+    LineScan {
+        quiet: quiet_up | quiet_down,
+        first_up,
+        second_up,
+        first_down,
+        second_down,
+    }
+}
+
+#[inline(always)]
+fn bit_index(b: u16) -> usize {
+    b.trailing_zeros() as usize
+}
+
+impl Position {
+    /// Is `color`'s general attacked, including by the other general across an open file?
+    #[inline]
+    pub(crate) fn is_attacked_king(&self, color: Color) -> bool {
+        let k = self.kings[color.index()] as usize;
+        self.king_attacked_after(color, NO_SQ, NO_SQ, k)
+    }
+
+    /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
+    /// `from` to `to`? (`NO_SQ` for both: as things stand.) The board is not changed.
+    #[inline(always)]
+    fn king_attacked_after(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+        let them = us.other();
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let chariot = code(them, Role::Chariot);
+        let cannon = code(them, Role::Cannon);
+        let king = code(them, Role::King);
+        let horse = code(them, Role::Horse);
+        let pawn = code(them, Role::Pawn);
+        // The piece on `s` once the move is made (captured pieces are gone; ours is on `to`).
+        let at = |s: usize| -> u8 {
+            if s == to {
+                code(us, Role::King) // any of our pieces: never an attacker
+            } else {
+                self.board[s]
+            }
+        };
+
+        let mut rank_occ = self.rank_occ[kr];
+        let mut file_occ = self.file_occ[kf];
+        if from != NO_SQ {
+            if from / 9 == kr {
+                rank_occ &= !(1 << (from % 9));
+            }
+            if from % 9 == kf {
+                file_occ &= !(1 << (from / 9));
+            }
+            if to / 9 == kr {
+                rank_occ |= 1 << (to % 9);
+            }
+            if to % 9 == kf {
+                file_occ |= 1 << (to / 9);
+            }
+        }
+
+        let r = scan(rank_occ, kf as u32, 9);
+        for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+            if first != 0 && at(kr * 9 + bit_index(first)) == chariot {
+                return true;
+            }
+            if second != 0 && at(kr * 9 + bit_index(second)) == cannon {
+                return true;
+            }
+        }
+        let f = scan(file_occ, kr as u32, 10);
+        for (first, second) in [(f.first_up, f.second_up), (f.first_down, f.second_down)] {
+            if first != 0 {
+                let p = at(bit_index(first) * 9 + kf);
+                if p == chariot || p == king {
+                    return true;
+                }
+            }
+            if second != 0 && at(bit_index(second) * 9 + kf) == cannon {
+                return true;
+            }
+        }
+
+        let ha = &HORSE_ATTACKERS[ksq];
+        for i in 0..ha.len as usize {
+            let h = ha.to[i] as usize;
+            if h != to && self.board[h] == horse {
+                let leg = ha.via[i] as usize;
+                if leg == from || (leg != to && self.board[leg] == EMPTY) {
+                    return true;
+                }
+            }
+        }
+        let pa = &PAWN_ATTACKERS[them.index()][ksq];
+        for i in 0..pa.len as usize {
+            let p = pa.to[i] as usize;
+            if p != to && self.board[p] == pawn {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Is the side to move in check?
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1")?;
+    /// assert!(!pos.is_check());
+    /// # Ok::<_, xiangqi_core::FenError>(())
+    /// ```
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.is_attacked_king(self.side)
+    }
+
+    /// The pieces giving check to the side to move (empty when not in check).
+    pub fn checkers(&self) -> ArrayVec<Square, 16> {
+        let us = self.side;
+        let ksq = self.king_square(us);
+        let mut out = ArrayVec::new();
+        for s in self.attackers(ksq, us.other()) {
+            out.push(s);
+        }
+        out
+    }
+
+    /// Is `square` attacked by a piece of `by`: could one of `by`'s pieces move there
+    /// (capturing whatever stands there) by the movement rules, ignoring whether the move
+    /// would expose `by`'s own general? Generals attack only the points next to them.
+    pub fn is_attacked(&self, square: Square, by: Color) -> bool {
+        !self.attackers(square, by).is_empty()
+    }
+
+    /// The pieces of `by` that attack `square` (see [`Position::is_attacked`]).
+    pub fn attackers(&self, square: Square, by: Color) -> ArrayVec<Square, 16> {
+        let s = square.index();
+        let mut out = ArrayVec::new();
+        let (sf, sr) = (s % 9, s / 9);
+        let chariot = code(by, Role::Chariot);
+        let cannon = code(by, Role::Cannon);
+        let r = scan(self.rank_occ[sr], sf as u32, 9);
+        for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+            if first != 0 && self.board[sr * 9 + bit_index(first)] == chariot {
+                out.push(Square::from_index_unchecked((sr * 9 + bit_index(first)) as u8));
+            }
+            if second != 0 && self.board[sr * 9 + bit_index(second)] == cannon {
+                out.push(Square::from_index_unchecked((sr * 9 + bit_index(second)) as u8));
+            }
+        }
+        let f = scan(self.file_occ[sf], sr as u32, 10);
+        for (first, second) in [(f.first_up, f.second_up), (f.first_down, f.second_down)] {
+            if first != 0 {
+                let t = bit_index(first) * 9 + sf;
+                let p = self.board[t];
+                // The opposing general "attacks" along an open file (flying general) only
+                // when the target is our own general.
+                let flying = p == code(by, Role::King)
+                    && self.board[s] == code(by.other(), Role::King);
+                if p == chariot || flying {
+                    out.push(Square::from_index_unchecked(t as u8));
+                }
+            }
+            if second != 0 && self.board[bit_index(second) * 9 + sf] == cannon {
+                out.push(Square::from_index_unchecked((bit_index(second) * 9 + sf) as u8));
+            }
+        }
+        let ha = &HORSE_ATTACKERS[s];
+        for i in 0..ha.len as usize {
+            let h = ha.to[i] as usize;
+            if self.board[h] == code(by, Role::Horse) && self.board[ha.via[i] as usize] == EMPTY {
+                out.push(Square::from_index_unchecked(h as u8));
+            }
+        }
+        let pa = &PAWN_ATTACKERS[by.index()][s];
+        for i in 0..pa.len as usize {
+            if self.board[pa.to[i] as usize] == code(by, Role::Pawn) {
+                out.push(Square::from_index_unchecked(pa.to[i]));
+            }
+        }
+        // Short-range defenders: the step tables are symmetric, so a piece on a destination
+        // of `s`'s step table attacks `s` (with the eye point between for elephants).
+        let short = |out: &mut ArrayVec<Square, 16>, t: &Steps, role: Role, blockable: bool| {
+            for i in 0..t.len as usize {
+                let from = t.to[i] as usize;
+                if self.board[from] == code(by, role)
+                    && (!blockable || self.board[t.via[i] as usize] == EMPTY)
+                {
+                    out.push(Square::from_index_unchecked(from as u8));
+                }
+            }
+        };
+        short(&mut out, &ADVISOR_MOVES[by.index()][s], Role::Advisor, false);
+        short(&mut out, &ELEPHANT_MOVES[by.index()][s], Role::Elephant, true);
+        short(&mut out, &KING_MOVES[by.index()][s], Role::King, false);
+        out
+    }
+
+    /// Every legal move, in a fixed-capacity list (no heap allocation).
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// assert_eq!(Position::startpos().legal_moves().len(), 44);
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<false>(&mut |m| list.push(m));
+        list
+    }
+
+    /// Appends every legal move to `list`.
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        self.generate::<false>(&mut |m| list.push(m));
+    }
+
+    /// The legal captures only (for quiescence search).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<true>(&mut |m| list.push(m));
+        list
+    }
+
+    /// Appends the legal captures to `list`.
+    pub fn legal_captures_into(&self, list: &mut MoveList) {
+        self.generate::<true>(&mut |m| list.push(m));
+    }
+
+    /// The number of legal moves (faster than building the list).
+    pub fn count_legal_moves(&self) -> usize {
+        let mut n = 0;
+        self.generate::<false>(&mut |_| n += 1);
+        n
+    }
+
+    /// Is the side to move without any legal move (checkmated or stalemated)?
+    pub fn has_legal_move(&self) -> bool {
+        // Generation is cheap; a dedicated early exit is not worth the code.
+        self.count_legal_moves() > 0
+    }
+
+    /// Is `m` legal in this position? Agrees exactly with membership in [`Position::legal_moves`].
+    pub fn is_legal(&self, m: Move) -> bool {
+        let from = m.from().index();
+        let to = m.to().index();
+        let piece = self.board[from];
+        if piece == EMPTY || code_color(piece) != self.side.index() {
+            return false;
+        }
+        let target = self.board[to];
+        if target != EMPTY && code_color(target) == self.side.index() {
+            return false;
+        }
+        let mut found = false;
+        self.piece_moves::<false>(from, piece, &mut |t| found |= t == to);
+        found && self.is_safe(from, to, piece)
+    }
+
+    /// Is our general safe after the pseudo-legal move `from`-`to` of `piece`?
+    #[inline(always)]
+    fn is_safe(&self, from: usize, to: usize, piece: u8) -> bool {
+        let us = self.side;
+        if piece == code(us, Role::King) {
+            !self.king_attacked_after(us, from, to, to)
+        } else {
+            let k = self.kings[us.index()] as usize;
+            !self.king_attacked_after(us, from, to, k)
+        }
+    }
+
+    /// Calls `emit(to)` for every pseudo-legal destination of the piece `piece` on `from`
+    /// (empty points and enemy pieces; only enemy pieces when `CAPTURES`).
+    #[inline(always)]
+    fn piece_moves<const CAPTURES: bool>(&self, from: usize, piece: u8, emit: &mut impl FnMut(usize)) {
+        let us = code_color(piece);
+        let them_bits = self.by_color[us ^ 1];
+        let mut step = |t: &Steps, blockable: bool| {
+            for i in 0..t.len as usize {
+                let to = t.to[i] as usize;
+                let target = self.board[to];
+                let ok = if CAPTURES {
+                    target != EMPTY && (them_bits >> to) & 1 != 0
+                } else {
+                    target == EMPTY || (them_bits >> to) & 1 != 0
+                };
+                if ok && (!blockable || self.board[t.via[i] as usize] == EMPTY) {
+                    emit(to);
+                }
+            }
+        };
+        match (piece - 1) % 7 {
+            0 => step(&KING_MOVES[us][from], false),
+            1 => step(&ADVISOR_MOVES[us][from], false),
+            2 => step(&ELEPHANT_MOVES[us][from], true),
+            3 => step(&HORSE_MOVES[from], true),
+            6 => step(&PAWN_MOVES[us][from], false),
+            role => {
+                let cannon = role == 5;
+                let (ff, fr) = (from % 9, from / 9);
+                let r = scan(self.rank_occ[fr], ff as u32, 9);
+                let f = scan(self.file_occ[ff], fr as u32, 10);
+                if !CAPTURES {
+                    let mut q = r.quiet;
+                    while q != 0 {
+                        emit(fr * 9 + q.trailing_zeros() as usize);
+                        q &= q - 1;
+                    }
+                    let mut q = f.quiet;
+                    while q != 0 {
+                        emit(q.trailing_zeros() as usize * 9 + ff);
+                        q &= q - 1;
+                    }
+                }
+                let (ra, rb, fa, fb) = if cannon {
+                    (r.second_up, r.second_down, f.second_up, f.second_down)
+                } else {
+                    (r.first_up, r.first_down, f.first_up, f.first_down)
+                };
+                for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
+                    if b != 0 {
+                        let to = if on_rank {
+                            fr * 9 + bit_index(b)
+                        } else {
+                            bit_index(b) * 9 + ff
+                        };
+                        if (them_bits >> to) & 1 != 0 {
+                            emit(to);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The core generator: every legal move (or legal capture) of the side to move.
+    #[inline(always)]
+    fn generate<const CAPTURES: bool>(&self, emit: &mut impl FnMut(Move)) {
+        let us = self.side;
+        let ksq = self.kings[us.index()] as usize;
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let in_check = self.is_check();
+        let king_code = code(us, Role::King);
+        let mut bits = self.by_color[us.index()];
+        while bits != 0 {
+            let from = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let piece = self.board[from];
+            let from_sq = Square::from_index_unchecked(from as u8);
+            if piece == king_code {
+                self.piece_moves::<CAPTURES>(from, piece, &mut |to| {
+                    if !self.king_attacked_after(us, from, to, to) {
+                        emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));
+                    }
+                });
+                continue;
+            }
+            let (ff, fr) = (from % 9, from / 9);
+            let from_sensitive = in_check
+                || ff == kf
+                || fr == kr
+                || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1);
+            self.piece_moves::<CAPTURES>(from, piece, &mut |to| {
+                let sensitive = from_sensitive || to % 9 == kf || to / 9 == kr;
+                if !sensitive || !self.king_attacked_after(us, from, to, ksq) {
+                    emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));
+                }
+            });
+        }
+    }
+}

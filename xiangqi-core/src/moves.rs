@@ -1,0 +1,103 @@
+//! Moves and move lists.
+
+use crate::Square;
+use arrayvec::ArrayVec;
+use core::fmt;
+use core::num::NonZeroU16;
+
+/// A move: a from-square and a to-square, packed into 16 bits.
+///
+/// Xiangqi has no promotions, castling or drops, so the two squares say everything.
+/// A move is never from a square to itself, so the packed value is never zero and
+/// `Option<Move>` is as small as `Move`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(NonZeroU16);
+
+impl Move {
+    /// The move from `from` to `to`.
+    ///
+    /// # Panics
+    /// When `from == to` (not a move).
+    #[inline]
+    pub const fn new(from: Square, to: Square) -> Move {
+        let packed = from.index() as u16 | (to.index() as u16) << 7;
+        match NonZeroU16::new(packed) {
+            Some(v) if from.index() != to.index() => Move(v),
+            _ => panic!("a move needs two different squares"),
+        }
+    }
+
+    /// The move from `from` to `to`, or `None` when the squares are equal.
+    #[inline]
+    pub const fn try_new(from: Square, to: Square) -> Option<Move> {
+        if from.index() == to.index() {
+            None
+        } else {
+            Some(Move::new(from, to))
+        }
+    }
+
+    /// Where the piece starts.
+    #[inline]
+    pub const fn from(self) -> Square {
+        Square::from_index_unchecked((self.0.get() & 0x7f) as u8)
+    }
+
+    /// Where the piece lands.
+    #[inline]
+    pub const fn to(self) -> Square {
+        Square::from_index_unchecked((self.0.get() >> 7) as u8)
+    }
+
+    /// The 14-bit packed value (`from | to << 7`), useful as a table index or for storage.
+    #[inline]
+    pub const fn to_u16(self) -> u16 {
+        self.0.get()
+    }
+
+    /// Unpacks a value made by [`Move::to_u16`]; `None` if it is not a move.
+    pub const fn from_u16(v: u16) -> Option<Move> {
+        let from = (v & 0x7f) as u8;
+        let to = ((v >> 7) & 0x7f) as u8;
+        if v >> 14 != 0 || from >= 90 || to >= 90 || from == to {
+            return None;
+        }
+        Some(Move::new(
+            Square::from_index_unchecked(from),
+            Square::from_index_unchecked(to),
+        ))
+    }
+
+    /// The move mirrored left-right.
+    pub const fn flip_horizontal(self) -> Move {
+        Move::new(self.from().flip_horizontal(), self.to().flip_horizontal())
+    }
+
+    /// The move mirrored top-bottom.
+    pub const fn flip_vertical(self) -> Move {
+        Move::new(self.from().flip_vertical(), self.to().flip_vertical())
+    }
+}
+
+/// Formats as ICCS/UCI coordinates: `h2e2`.
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())
+    }
+}
+
+/// The most legal moves a xiangqi position can have is below 128:
+/// two chariots and two cannons reach at most 17 points each (8 + 9 on their lines, 68),
+/// two horses 8 each (16), five pawns 3 each (15), two elephants 4 each (8),
+/// two advisors at most 4 + 1 (the centre advisor and a corner one, 5), the general 4:
+/// 116 in all. Pseudo-legal lists obey the same bound.
+pub const MAX_MOVES: usize = 128;
+
+/// A list of moves stored inline (no heap allocation), with room for [`MAX_MOVES`].
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;

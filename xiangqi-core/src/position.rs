@@ -1,0 +1,457 @@
+//! The validated position: board, side to move, counters and Zobrist key.
+
+use crate::setup::{Problems, Setup, SetupError};
+use crate::zobrist::{piece_key_raw, side_key};
+use crate::{Color, Move, Piece, Role, Square};
+use core::fmt;
+
+/// Board code of an empty point.
+pub(crate) const EMPTY: u8 = 0;
+
+/// Board code of a piece: `color * 7 + role + 1` (1..=14).
+#[inline]
+pub(crate) const fn code(color: Color, role: Role) -> u8 {
+    (color as u8) * 7 + role as u8 + 1
+}
+
+#[inline]
+pub(crate) const fn code_color(code: u8) -> usize {
+    ((code - 1) / 7) as usize
+}
+
+#[inline]
+pub(crate) fn decode(code: u8) -> Option<Piece> {
+    if code == EMPTY {
+        None
+    } else {
+        Piece::from_index(code as usize - 1)
+    }
+}
+
+/// What [`Position::make_move`] returns and [`Position::unmake_move`] needs to undo a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    pub(crate) captured: u8,
+    pub(crate) halfmove: u16,
+    pub(crate) key: u64,
+}
+
+impl Undo {
+    /// The piece the move captured, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        decode(self.captured)
+    }
+}
+
+/// A legal xiangqi position: the pieces, the side to move, the half-move clock
+/// (plies since the last capture), the move number and the Zobrist key.
+///
+/// Built only from FEN ([`Position::from_fen`]), a [`Setup`] ([`Position::from_setup`]) or
+/// the start position ([`Position::startpos`]), so it always has one general a side.
+///
+/// ```
+/// use xiangqi_core::Position;
+///
+/// let mut pos = Position::startpos();
+/// let m = pos.parse_uci("h2e2")?;
+/// pos.play(m)?;
+/// assert!(pos.fen().starts_with("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: [u8; 90],
+    pub(crate) by_color: [u128; 2],
+    pub(crate) rank_occ: [u16; 10],
+    pub(crate) file_occ: [u16; 9],
+    pub(crate) kings: [u8; 2],
+    pub(crate) counts: [[u8; 7]; 2],
+    pub(crate) side: Color,
+    pub(crate) key: u64,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u32,
+}
+
+/// The standard start position in FEN.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+impl Position {
+    /// The standard start position.
+    ///
+    /// ```
+    /// use xiangqi_core::{Position, START_FEN};
+    /// assert_eq!(Position::startpos().fen(), START_FEN);
+    /// ```
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
+    /// Validates `setup` into a position. Problems in `allowed` are accepted anyway (for
+    /// puzzles and tests), except the [`Problems::FATAL`] ones, which are always refused.
+    ///
+    /// # Errors
+    /// A [`SetupError`] naming every problem not allowed.
+    pub fn from_setup(setup: &Setup, allowed: Problems) -> Result<Position, SetupError> {
+        let mut problems = setup.problems();
+        if !problems.intersects(Problems::FATAL) {
+            let pos = Position::from_setup_unvalidated(setup);
+            if pos.is_attacked_king(setup.side_to_move.other()) {
+                problems |= Problems::OPPONENT_IN_CHECK;
+            }
+            let refused = problems - (allowed - Problems::FATAL);
+            if refused.is_empty() {
+                return Ok(pos);
+            }
+            return Err(SetupError { problems: refused });
+        }
+        Err(SetupError {
+            problems: problems - (allowed - Problems::FATAL),
+        })
+    }
+
+    /// Builds the position's internal state; the setup must have one general a side.
+    fn from_setup_unvalidated(setup: &Setup) -> Position {
+        let mut pos = Position {
+            board: [EMPTY; 90],
+            by_color: [0; 2],
+            rank_occ: [0; 10],
+            file_occ: [0; 9],
+            kings: [0; 2],
+            counts: [[0; 7]; 2],
+            side: setup.side_to_move,
+            key: 0,
+            halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
+            fullmove: setup.fullmove_number.max(1),
+        };
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                pos.put(sq.index(), code(p.color, p.role));
+            }
+        }
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    fn put(&mut self, s: usize, c: u8) {
+        let color = code_color(c);
+        self.board[s] = c;
+        self.by_color[color] |= 1u128 << s;
+        self.rank_occ[s / 9] |= 1 << (s % 9);
+        self.file_occ[s % 9] |= 1 << (s / 9);
+        let role = (c - 1) % 7;
+        self.counts[color][role as usize] += 1;
+        if role == 0 {
+            self.kings[color] = s as u8;
+        }
+    }
+
+    /// The setup this position was made from (for editing, then validating again).
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 90];
+        for (s, b) in board.iter_mut().enumerate() {
+            *b = decode(self.board[s]);
+        }
+        Setup {
+            board,
+            side_to_move: self.side,
+            halfmove_clock: self.halfmove as u32,
+            fullmove_number: self.fullmove,
+        }
+    }
+
+    /// The piece on `square`, if any.
+    #[inline]
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        decode(self.board[square.index()])
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Plies since the last capture (FEN field 5).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove as u32
+    }
+
+    /// The move number (FEN field 6): 1 at the start, up by one after each black move.
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The square of `color`'s general.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        Square::from_index_unchecked(self.kings[color.index()])
+    }
+
+    /// How many pieces of `color` and `role` are on the board.
+    #[inline]
+    pub fn count(&self, color: Color, role: Role) -> u8 {
+        self.counts[color.index()][role.index()]
+    }
+
+    /// How many pieces are on the board.
+    pub fn piece_count(&self) -> u32 {
+        self.by_color[0].count_ones() + self.by_color[1].count_ones()
+    }
+
+    /// The Zobrist key of this position (pieces and side to move; see [`crate::zobrist`]).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The Zobrist key computed from scratch (equals [`Position::key`]; for tests).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for s in 0..90 {
+            if self.board[s] != EMPTY {
+                k ^= piece_key_raw(self.board[s], s);
+            }
+        }
+        if self.side == Color::Black {
+            k ^= side_key();
+        }
+        k
+    }
+
+    /// The pieces of `color`, with their squares, from `a0` upward.
+    pub fn pieces(&self, color: Color) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let mut bits = self.by_color[color.index()];
+        core::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some((
+                Square::from_index_unchecked(s as u8),
+                decode(self.board[s]).expect("occupied"),
+            ))
+        })
+    }
+
+    /// Every piece on the board with its square.
+    pub fn all_pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.pieces(Color::Red).chain(self.pieces(Color::Black))
+    }
+
+    /// The occupied squares of `color` as a 90-bit set (bit `i` = square index `i`).
+    #[inline]
+    pub fn occupied_by(&self, color: Color) -> u128 {
+        self.by_color[color.index()]
+    }
+
+    /// Makes `m` without checking it. For the search and other callers that got `m` from
+    /// [`Position::legal_moves`] of this very position.
+    ///
+    /// Making a move that is not legal here leaves the position in an unspecified (but
+    /// memory-safe) state; it may panic in debug builds. Use [`Position::play`] for moves
+    /// from outside.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let from = m.from().index();
+        let to = m.to().index();
+        let piece = self.board[from];
+        let captured = self.board[to];
+        debug_assert!(piece != EMPTY, "make_move {m}: no piece on the from-square");
+        let undo = Undo {
+            captured,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        let us = self.side.index();
+        let mut key = self.key ^ piece_key_raw(piece, from) ^ piece_key_raw(piece, to) ^ side_key();
+        if captured != EMPTY {
+            key ^= piece_key_raw(captured, to);
+            let them = us ^ 1;
+            self.by_color[them] ^= 1u128 << to;
+            self.counts[them][((captured - 1) % 7) as usize] -= 1;
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+            self.rank_occ[to / 9] |= 1 << (to % 9);
+            self.file_occ[to % 9] |= 1 << (to / 9);
+        }
+        self.rank_occ[from / 9] ^= 1 << (from % 9);
+        self.file_occ[from % 9] ^= 1 << (from / 9);
+        self.by_color[us] ^= (1u128 << from) | (1u128 << to);
+        self.board[to] = piece;
+        self.board[from] = EMPTY;
+        if (piece - 1) % 7 == 0 {
+            self.kings[us] = to as u8;
+        }
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.other();
+        self.key = key;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made with [`Position::make_move`],
+    /// given the [`Undo`] that call returned.
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        let from = m.from().index();
+        let to = m.to().index();
+        self.side = self.side.other();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        let us = self.side.index();
+        let piece = self.board[to];
+        self.board[from] = piece;
+        self.board[to] = undo.captured;
+        self.by_color[us] ^= (1u128 << from) | (1u128 << to);
+        self.rank_occ[from / 9] |= 1 << (from % 9);
+        self.file_occ[from % 9] |= 1 << (from / 9);
+        if undo.captured != EMPTY {
+            let them = us ^ 1;
+            self.by_color[them] |= 1u128 << to;
+            self.counts[them][((undo.captured - 1) % 7) as usize] += 1;
+        } else {
+            self.rank_occ[to / 9] ^= 1 << (to % 9);
+            self.file_occ[to % 9] ^= 1 << (to / 9);
+        }
+        if (piece - 1) % 7 == 0 {
+            self.kings[us] = from as u8;
+        }
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Passes the turn (a null move, for null-move pruning). Only when not in check.
+    #[inline]
+    pub fn make_null(&mut self) -> Undo {
+        let undo = Undo {
+            captured: EMPTY,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        self.key ^= side_key();
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.other();
+        self.halfmove = self.halfmove.saturating_add(1);
+        undo
+    }
+
+    /// Takes back a null move made by [`Position::make_null`].
+    #[inline]
+    pub fn unmake_null(&mut self, undo: Undo) {
+        self.side = self.side.other();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Plays `m` if it is legal here; otherwise returns an error and leaves the position unchanged.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `m` is not a legal move in this position.
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        if self.is_legal(m) {
+            Ok(self.make_move(m))
+        } else {
+            Err(IllegalMove { mv: m })
+        }
+    }
+
+    /// The position after `m`, or an error if `m` is illegal here.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `m` is not a legal move in this position.
+    pub fn after(&self, m: Move) -> Result<Position, IllegalMove> {
+        let mut p = self.clone();
+        p.play(m)?;
+        Ok(p)
+    }
+
+    /// The same position mirrored top-bottom with colours swapped (red becomes black).
+    pub fn swap_colors(&self) -> Position {
+        let mut setup = Setup::empty()
+            .side_to_move(self.side.other())
+            .counters(self.halfmove as u32, self.fullmove);
+        for (sq, p) in self.all_pieces() {
+            setup = setup.put(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
+        }
+        Position::from_setup_unvalidated(&setup)
+    }
+
+    /// The same position mirrored left-right.
+    pub fn flip_horizontal(&self) -> Position {
+        let mut setup = Setup::empty()
+            .side_to_move(self.side)
+            .counters(self.halfmove as u32, self.fullmove);
+        for (sq, p) in self.all_pieces() {
+            setup = setup.put(sq.flip_horizontal(), p);
+        }
+        Position::from_setup_unvalidated(&setup)
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl core::hash::Hash for Position {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+        self.halfmove.hash(state);
+        self.fullmove.hash(state);
+    }
+}
+
+/// A move that is not legal in the position it was offered to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move that was refused.
+    pub mv: Move,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}", self.mv)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Shows the board as red sees it, rank 9 at the top, with ranks and files labelled, then the FEN.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in (0..10).rev() {
+            write!(f, "{r} ")?;
+            for file in 0..9 {
+                let c = decode(self.board[r * 9 + file]).map_or('.', Piece::char);
+                write!(f, "{c}")?;
+                if file < 8 {
+                    f.write_str(" ")?;
+                }
+            }
+            f.write_str("\n")?;
+            if r == 5 {
+                f.write_str("  ~~~~~~~~~~~~~~~~~\n")?;
+            }
+        }
+        f.write_str("  a b c d e f g h i\n")?;
+        write!(f, "{}", self.fen())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}

@@ -1,0 +1,253 @@
+//! Move tables for the short-range pieces, computed at compile time.
+//!
+//! Each table lists, for a square, the points a piece can step to and (for the horse and
+//! elephant) the point that blocks the step: the horse's leg (蹩马腿) and the elephant's eye
+//! (塞象眼). Inverse tables list where an attacker must stand to hit a square.
+
+/// Up to eight steps from one square: destinations and the point that must be empty.
+#[derive(Copy, Clone)]
+pub(crate) struct Steps {
+    pub len: u8,
+    pub to: [u8; 8],
+    pub via: [u8; 8],
+}
+
+impl Steps {
+    const EMPTY: Steps = Steps {
+        len: 0,
+        to: [0; 8],
+        via: [0; 8],
+    };
+
+    const fn push(mut self, to: u8, via: u8) -> Steps {
+        self.to[self.len as usize] = to;
+        self.via[self.len as usize] = via;
+        self.len += 1;
+        self
+    }
+}
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn sq(f: i32, r: i32) -> u8 {
+    (r * 9 + f) as u8
+}
+
+const fn in_palace(color: usize, f: i32, r: i32) -> bool {
+    f >= 3 && f <= 5 && if color == 0 { r >= 0 && r <= 2 } else { r >= 7 && r <= 9 }
+}
+
+const fn own_side(color: usize, r: i32) -> bool {
+    if color == 0 {
+        r <= 4
+    } else {
+        r >= 5
+    }
+}
+
+/// Horse jumps: (df, dr) of the destination and of the leg.
+const HORSE_DELTAS: [(i32, i32, i32, i32); 8] = [
+    (1, 2, 0, 1),
+    (-1, 2, 0, 1),
+    (1, -2, 0, -1),
+    (-1, -2, 0, -1),
+    (2, 1, 1, 0),
+    (2, -1, 1, 0),
+    (-2, 1, -1, 0),
+    (-2, -1, -1, 0),
+];
+
+const fn horse_moves() -> [Steps; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+        let mut i = 0;
+        while i < 8 {
+            let (df, dr, lf, lr) = HORSE_DELTAS[i];
+            if on_board(f + df, r + dr) {
+                t[s] = t[s].push(sq(f + df, r + dr), sq(f + lf, r + lr));
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// For each target: the squares a horse attacks it from, with that horse's leg.
+const fn horse_attackers() -> [Steps; 90] {
+    let moves = horse_moves();
+    let mut t = [Steps::EMPTY; 90];
+    let mut from = 0;
+    while from < 90 {
+        let m = moves[from];
+        let mut i = 0;
+        while i < m.len as usize {
+            let to = m.to[i] as usize;
+            t[to] = t[to].push(from as u8, m.via[i]);
+            i += 1;
+        }
+        from += 1;
+    }
+    t
+}
+
+const fn elephant_moves() -> [[Steps; 90]; 2] {
+    let mut t = [[Steps::EMPTY; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+            let deltas = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+            let mut i = 0;
+            while i < 4 {
+                let (df, dr) = deltas[i];
+                if on_board(f + df, r + dr) && own_side(c, r + dr) && own_side(c, r) {
+                    t[c][s] = t[c][s].push(sq(f + df, r + dr), sq(f + df / 2, r + dr / 2));
+                }
+                i += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+const fn advisor_moves() -> [[Steps; 90]; 2] {
+    let mut t = [[Steps::EMPTY; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+            let deltas = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+            let mut i = 0;
+            while i < 4 {
+                let (df, dr) = deltas[i];
+                if in_palace(c, f, r) && in_palace(c, f + df, r + dr) {
+                    t[c][s] = t[c][s].push(sq(f + df, r + dr), 0);
+                }
+                i += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+const fn king_moves() -> [[Steps; 90]; 2] {
+    let mut t = [[Steps::EMPTY; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+            let deltas = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+            let mut i = 0;
+            while i < 4 {
+                let (df, dr) = deltas[i];
+                if in_palace(c, f, r) && in_palace(c, f + df, r + dr) {
+                    t[c][s] = t[c][s].push(sq(f + df, r + dr), 0);
+                }
+                i += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+const fn pawn_moves() -> [[Steps; 90]; 2] {
+    let mut t = [[Steps::EMPTY; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let fwd = if c == 0 { 1 } else { -1 };
+        let mut s = 0;
+        while s < 90 {
+            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+            if on_board(f, r + fwd) {
+                t[c][s] = t[c][s].push(sq(f, r + fwd), 0);
+            }
+            if !own_side(c, r) {
+                if f > 0 {
+                    t[c][s] = t[c][s].push(sq(f - 1, r), 0);
+                }
+                if f < 8 {
+                    t[c][s] = t[c][s].push(sq(f + 1, r), 0);
+                }
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// For each colour and target: the squares a pawn of that colour attacks the target from.
+const fn pawn_attackers() -> [[Steps; 90]; 2] {
+    let moves = pawn_moves();
+    let mut t = [[Steps::EMPTY; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut from = 0;
+        while from < 90 {
+            let m = moves[c][from];
+            let mut i = 0;
+            while i < m.len as usize {
+                let to = m.to[i] as usize;
+                t[c][to] = t[c][to].push(from as u8, 0);
+                i += 1;
+            }
+            from += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+pub(crate) static HORSE_MOVES: [Steps; 90] = horse_moves();
+pub(crate) static HORSE_ATTACKERS: [Steps; 90] = horse_attackers();
+pub(crate) static ELEPHANT_MOVES: [[Steps; 90]; 2] = elephant_moves();
+pub(crate) static ADVISOR_MOVES: [[Steps; 90]; 2] = advisor_moves();
+pub(crate) static KING_MOVES: [[Steps; 90]; 2] = king_moves();
+pub(crate) static PAWN_MOVES: [[Steps; 90]; 2] = pawn_moves();
+pub(crate) static PAWN_ATTACKERS: [[Steps; 90]; 2] = pawn_attackers();
+
+/// Whether a piece of `color` and role index `role` may ever stand on square `s`
+/// (advisors, elephants and generals have few points; pawns never stand behind their start).
+pub(crate) const fn reachable(color: usize, role: usize, s: usize) -> bool {
+    let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+    let rr = if color == 0 { r } else { 9 - r };
+    match role {
+        0 => in_palace(color, f, r),
+        1 => in_palace(color, f, r) && ((f + rr) % 2 == 1),
+        2 => {
+            // the seven elephant points: (c,0),(g,0),(a,2),(e,2),(i,2),(c,4),(g,4)
+            (rr == 0 || rr == 4) && (f == 2 || f == 6) || rr == 2 && (f == 0 || f == 4 || f == 8)
+        }
+        6 => rr >= 5 || ((rr == 3 || rr == 4) && f % 2 == 0),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn tables_in_range() {
+        for (name, t) in [("horse", &HORSE_MOVES), ("ha", &HORSE_ATTACKERS), ("el0", &ELEPHANT_MOVES[0]), ("ad0", &ADVISOR_MOVES[0]), ("k0", &KING_MOVES[0]), ("p0", &PAWN_MOVES[0]), ("p1", &PAWN_MOVES[1])] {
+            for s in 0..90 {
+                for i in 0..t[s].len as usize {
+                    assert!(t[s].to[i] < 90, "{name} {s} {i} {}", t[s].to[i]);
+                }
+            }
+        }
+    }
+}
