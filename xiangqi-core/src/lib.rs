@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 mod fen;
+mod game;
 mod movegen;
 mod moves;
 mod outcome;
@@ -37,6 +38,7 @@ mod uci;
 pub mod zobrist;
 
 pub use fen::FenError;
+pub use game::Game;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use outcome::{BoardOutcome, EndReason};
 pub use position::{IllegalMove, Position, Undo, START_FEN};
