@@ -71,7 +71,10 @@ impl fmt::Display for FenError {
         match self {
             FenError::Empty => f.write_str("empty FEN"),
             FenError::InvalidChar { ch, offset } => {
-                write!(f, "invalid character {ch:?} in the board at offset {offset}")
+                write!(
+                    f,
+                    "invalid character {ch:?} in the board at offset {offset}"
+                )
             }
             FenError::RankTooLong { rank, offset } => {
                 write!(f, "rank {rank} has more than 9 points (offset {offset})")
@@ -90,7 +93,10 @@ impl fmt::Display for FenError {
                 field,
                 found,
                 offset,
-            } => write!(f, "field {field} {found:?} at offset {offset} is not a number"),
+            } => write!(
+                f,
+                "field {field} {found:?} at offset {offset} is not a number"
+            ),
             FenError::TooManyFields { offset } => {
                 write!(f, "unexpected extra field at offset {offset}")
             }

@@ -14,8 +14,8 @@
 
 use crate::position::{code, code_color, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES,
-    PAWN_ATTACKERS, PAWN_MOVES,
+    Steps, ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, PAWN_ATTACKERS,
+    PAWN_MOVES,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -208,10 +208,14 @@ impl Position {
         let r = scan(self.rank_occ[sr], sf as u32, 9);
         for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
             if first != 0 && self.board[sr * 9 + bit_index(first)] == chariot {
-                out.push(Square::from_index_unchecked((sr * 9 + bit_index(first)) as u8));
+                out.push(Square::from_index_unchecked(
+                    (sr * 9 + bit_index(first)) as u8,
+                ));
             }
             if second != 0 && self.board[sr * 9 + bit_index(second)] == cannon {
-                out.push(Square::from_index_unchecked((sr * 9 + bit_index(second)) as u8));
+                out.push(Square::from_index_unchecked(
+                    (sr * 9 + bit_index(second)) as u8,
+                ));
             }
         }
         let f = scan(self.file_occ[sf], sr as u32, 10);
@@ -221,14 +225,16 @@ impl Position {
                 let p = self.board[t];
                 // The opposing general "attacks" along an open file (flying general) only
                 // when the target is our own general.
-                let flying = p == code(by, Role::King)
-                    && self.board[s] == code(by.other(), Role::King);
+                let flying =
+                    p == code(by, Role::King) && self.board[s] == code(by.other(), Role::King);
                 if p == chariot || flying {
                     out.push(Square::from_index_unchecked(t as u8));
                 }
             }
             if second != 0 && self.board[bit_index(second) * 9 + sf] == cannon {
-                out.push(Square::from_index_unchecked((bit_index(second) * 9 + sf) as u8));
+                out.push(Square::from_index_unchecked(
+                    (bit_index(second) * 9 + sf) as u8,
+                ));
             }
         }
         let ha = &HORSE_ATTACKERS[s];
@@ -256,8 +262,18 @@ impl Position {
                 }
             }
         };
-        short(&mut out, &ADVISOR_MOVES[by.index()][s], Role::Advisor, false);
-        short(&mut out, &ELEPHANT_MOVES[by.index()][s], Role::Elephant, true);
+        short(
+            &mut out,
+            &ADVISOR_MOVES[by.index()][s],
+            Role::Advisor,
+            false,
+        );
+        short(
+            &mut out,
+            &ELEPHANT_MOVES[by.index()][s],
+            Role::Elephant,
+            true,
+        );
         short(&mut out, &KING_MOVES[by.index()][s], Role::King, false);
         out
     }
@@ -336,7 +352,12 @@ impl Position {
     /// Calls `emit(to)` for every pseudo-legal destination of the piece `piece` on `from`
     /// (empty points and enemy pieces; only enemy pieces when `CAPTURES`).
     #[inline(always)]
-    fn piece_moves<const CAPTURES: bool>(&self, from: usize, piece: u8, emit: &mut impl FnMut(usize)) {
+    fn piece_moves<const CAPTURES: bool>(
+        &self,
+        from: usize,
+        piece: u8,
+        emit: &mut impl FnMut(usize),
+    ) {
         let us = code_color(piece);
         let them_bits = self.by_color[us ^ 1];
         let mut step = |t: &Steps, blockable: bool| {
@@ -420,10 +441,8 @@ impl Position {
                 continue;
             }
             let (ff, fr) = (from % 9, from / 9);
-            let from_sensitive = in_check
-                || ff == kf
-                || fr == kr
-                || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1);
+            let from_sensitive =
+                in_check || ff == kf || fr == kr || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1);
             self.piece_moves::<CAPTURES>(from, piece, &mut |to| {
                 let sensitive = from_sensitive || to % 9 == kf || to / 9 == kr;
                 if !sensitive || !self.king_attacked_after(us, from, to, ksq) {

@@ -39,7 +39,11 @@ impl Position {
             .iter()
             .map(|&m| {
                 let undo = pos.make_move(m);
-                let n = if depth <= 1 { 1 } else { pos.perft_inner(depth - 1) };
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    pos.perft_inner(depth - 1)
+                };
                 pos.unmake_move(m, undo);
                 (m, n)
             })

@@ -125,9 +125,8 @@ impl Setup {
         if red.file() == black.file() {
             let lo = red.rank().index().min(black.rank().index());
             let hi = red.rank().index().max(black.rank().index());
-            let blocked = (lo + 1..hi).any(|r| {
-                self.board[(r as usize) * 9 + red.file().index() as usize].is_some()
-            });
+            let blocked = (lo + 1..hi)
+                .any(|r| self.board[(r as usize) * 9 + red.file().index() as usize].is_some());
             if !blocked {
                 p |= Problems::GENERALS_FACING;
             }
@@ -187,13 +186,22 @@ impl fmt::Display for SetupError {
         let names: &[(Problems, &str)] = &[
             (Problems::MISSING_KING, "a side has no general"),
             (Problems::TOO_MANY_KINGS, "a side has more than one general"),
-            (Problems::KING_OUTSIDE_PALACE, "a general is outside its palace"),
+            (
+                Problems::KING_OUTSIDE_PALACE,
+                "a general is outside its palace",
+            ),
             (Problems::ADVISOR_OFF_POINTS, "an advisor is off its points"),
-            (Problems::ELEPHANT_OFF_POINTS, "an elephant is off its points"),
+            (
+                Problems::ELEPHANT_OFF_POINTS,
+                "an elephant is off its points",
+            ),
             (Problems::PAWN_OFF_POINTS, "a pawn is where no pawn can be"),
             (Problems::TOO_MANY_PIECES, "too many pieces of one kind"),
             (Problems::GENERALS_FACING, "the generals face each other"),
-            (Problems::OPPONENT_IN_CHECK, "the side not to move is in check"),
+            (
+                Problems::OPPONENT_IN_CHECK,
+                "the side not to move is in check",
+            ),
         ];
         let mut first = true;
         for (flag, name) in names {

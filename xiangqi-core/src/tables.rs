@@ -36,7 +36,13 @@ const fn sq(f: i32, r: i32) -> u8 {
 }
 
 const fn in_palace(color: usize, f: i32, r: i32) -> bool {
-    f >= 3 && f <= 5 && if color == 0 { r >= 0 && r <= 2 } else { r >= 7 && r <= 9 }
+    f >= 3
+        && f <= 5
+        && if color == 0 {
+            r >= 0 && r <= 2
+        } else {
+            r >= 7 && r <= 9
+        }
 }
 
 const fn own_side(color: usize, r: i32) -> bool {
@@ -242,7 +248,15 @@ mod tests {
     use super::*;
     #[test]
     fn tables_in_range() {
-        for (name, t) in [("horse", &HORSE_MOVES), ("ha", &HORSE_ATTACKERS), ("el0", &ELEPHANT_MOVES[0]), ("ad0", &ADVISOR_MOVES[0]), ("k0", &KING_MOVES[0]), ("p0", &PAWN_MOVES[0]), ("p1", &PAWN_MOVES[1])] {
+        for (name, t) in [
+            ("horse", &HORSE_MOVES),
+            ("ha", &HORSE_ATTACKERS),
+            ("el0", &ELEPHANT_MOVES[0]),
+            ("ad0", &ADVISOR_MOVES[0]),
+            ("k0", &KING_MOVES[0]),
+            ("p0", &PAWN_MOVES[0]),
+            ("p1", &PAWN_MOVES[1]),
+        ] {
             for s in 0..90 {
                 for i in 0..t[s].len as usize {
                     assert!(t[s].to[i] < 90, "{name} {s} {i} {}", t[s].to[i]);

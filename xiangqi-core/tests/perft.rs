@@ -55,9 +55,15 @@ fn run(budget: u64) {
                 assert_eq!(got, expected, "perft({depth}) of {}", case.fen);
                 checked += 1;
             } else if got != expected {
-                println!("unconfirmed: perft({depth}) of {} = {got}, source says {expected}", case.fen);
+                println!(
+                    "unconfirmed: perft({depth}) of {} = {got}, source says {expected}",
+                    case.fen
+                );
             } else {
-                println!("unconfirmed count reproduced: perft({depth}) of {} = {got}", case.fen);
+                println!(
+                    "unconfirmed count reproduced: perft({depth}) of {} = {got}",
+                    case.fen
+                );
             }
         }
     }

@@ -1,0 +1,3 @@
+//! Test helpers shared by the integration tests.
+#![allow(dead_code)]
+pub mod reference;
