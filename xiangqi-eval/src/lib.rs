@@ -4,8 +4,13 @@
 //! so a user can plug in their own evaluation. [`Material`] is the simplest evaluator.
 #![deny(missing_docs)]
 
+mod default;
+mod params;
 mod score;
+mod terms;
 
+pub use default::{DefaultEvaluator, Trace};
+pub use params::{half_table_index, EvalParams, HalfTable, Pair};
 pub use score::Score;
 use xiangqi_core::{Color, Move, Position, Role};
 
