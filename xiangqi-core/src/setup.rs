@@ -104,14 +104,14 @@ impl Setup {
                 };
             }
         }
-        for c in 0..2 {
-            match counts[c][Role::King.index()] {
+        for side in &counts {
+            match side[Role::King.index()] {
                 0 => p |= Problems::MISSING_KING,
                 1 => {}
                 _ => p |= Problems::TOO_MANY_KINGS,
             }
             for role in Role::ALL {
-                if role != Role::King && counts[c][role.index()] > role.max_count() {
+                if role != Role::King && side[role.index()] > role.max_count() {
                     p |= Problems::TOO_MANY_PIECES;
                 }
             }
