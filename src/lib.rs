@@ -9,6 +9,7 @@
 //! - [`eval`] (`xiangqi-eval`): the [`eval::Evaluator`] trait and the default evaluator.
 //! - [`search`] (`xiangqi-search`): the engine.
 //! - [`records`] (`xiangqi-records`): PGN and XQF game records.
+//! - [`book`] (`xiangqi-book`): an opening book from 27,704 master games.
 //!
 //! ```
 //! use xiangqi::core::Position;
@@ -18,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub use xiangqi_book as book;
 pub use xiangqi_core as core;
 pub use xiangqi_eval as eval;
 pub use xiangqi_records as records;
