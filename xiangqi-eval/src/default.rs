@@ -158,6 +158,26 @@ impl DefaultEvaluator {
         &self.tables.params
     }
 
+    /// Whether the incremental state describes `pos` as it stands, without recomputing
+    /// (for tests: after the hooks were called in step with the moves, this holds and the
+    /// state equals a fresh one; see [`DefaultEvaluator::state_from_scratch`]).
+    pub fn in_step_with(&self, pos: &Position) -> bool {
+        self.valid && self.key == pos.key()
+    }
+
+    /// The incremental state as it stands — the material and tables `[mg, eg]` (red's view)
+    /// and the phase — without bringing it up to date.
+    pub fn state(&self) -> ([i32; 2], i32) {
+        ([mg_of(self.psq), eg_of(self.psq)], self.phase)
+    }
+
+    /// The incremental state computed from scratch for `pos` (what [`DefaultEvaluator::state`]
+    /// must equal after the hooks followed the moves to `pos`).
+    pub fn state_from_scratch(&self, pos: &Position) -> ([i32; 2], i32) {
+        let (psq, phase) = self.scratch(pos);
+        ([mg_of(psq), eg_of(psq)], phase)
+    }
+
     /// The incremental part (material and tables, packed) and phase, computed from scratch.
     fn scratch(&self, pos: &Position) -> (i32, i32) {
         let mut psq = 0i32;

@@ -102,7 +102,11 @@ pub struct EvalParams {
     pub central_cannon: Pair,
     /// An enemy cannon on the general's file with nothing between (空头炮).
     pub empty_centre_cannon: Pair,
-    /// An enemy chariot on the general's file with nothing between (pins the general).
+    /// An enemy cannon on the general's file with two pieces between (the opening's central
+    /// cannon, pressing the central pawn and the general behind it).
+    pub cannon_on_king_file: Pair,
+    /// An enemy chariot on the general's file behind exactly one of the general's own pieces
+    /// (it pins that piece).
     pub chariot_facing_king: Pair,
     /// Penalty by the number of enemy attackers (chariot, horse, cannon, crossed pawn) in the
     /// zone around the general (its palace and the rank in front), index = count (capped).
@@ -113,8 +117,9 @@ pub struct EvalParams {
     /// A crossed pawn next to or inside the enemy palace, per missing enemy advisor.
     pub pawn_near_palace_missing_advisor: i32,
 
-    /// When ahead in material, per 100 material points of lead, per phase unit lost from the
-    /// full middlegame, in 1/1024ths of the lead: trading pieces when ahead pays.
+    /// Trading down when ahead: the side ahead in material gets this many 1/256ths of its
+    /// lead with no attacking piece left, proportionally less as the phase rises, so trading
+    /// pieces when ahead pays.
     pub trade_when_ahead: i32,
     /// For the side to move.
     pub tempo: i32,
@@ -308,6 +313,7 @@ impl EvalParams {
             open_king_file: 30,
             central_cannon: [30, 10],
             empty_centre_cannon: [90, 30],
+            cannon_on_king_file: [15, 5],
             chariot_facing_king: [20, 20],
             king_zone_attackers: [0, 0, 10, 30, 60, 100, 140, 180],
             connected_pawns: [12, 20],

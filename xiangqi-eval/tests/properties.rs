@@ -1,0 +1,158 @@
+//! Property tests over random positions: symmetry of every evaluator, and incremental
+//! state equal to the state computed from scratch after random playouts.
+
+use proptest::prelude::*;
+use xiangqi_core::{Color, Position, Problems, Role, Setup};
+use xiangqi_eval::{DefaultEvaluator, Evaluator, Material};
+
+/// A position reached by `choices.len()` random legal moves from the start (fewer if the game
+/// ends), each choice picking a move by index modulo the number of legal moves.
+fn playout(choices: &[u16]) -> Position {
+    let mut pos = Position::startpos();
+    for &c in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.make_move(moves[c as usize % moves.len()]);
+    }
+    pos
+}
+
+/// A random playout position thinned out: each non-general piece is removed when its bit in
+/// `mask` is set, to reach endgames. `None` when the result is not a legal position (say the
+/// side not to move is in check, or the generals face each other).
+fn thinned(choices: &[u16], mask: u64) -> Option<Position> {
+    let pos = playout(choices);
+    let mut setup = pos.to_setup();
+    for (i, (sq, p)) in pos.all_pieces().enumerate() {
+        if p.role != Role::King && mask >> (i % 64) & 1 == 1 {
+            setup = setup.remove(sq);
+        }
+    }
+    Position::from_setup(&setup, Problems::empty()).ok()
+}
+
+fn random_position() -> impl Strategy<Value = Position> {
+    (
+        prop::collection::vec(any::<u16>(), 0..160),
+        any::<u64>(),
+        any::<bool>(),
+    )
+        .prop_filter_map("illegal thinned setup", |(choices, mask, thin)| {
+            if thin {
+                thinned(&choices, mask)
+            } else {
+                Some(playout(&choices))
+            }
+        })
+}
+
+fn check_symmetry<E: Evaluator>(eval: &mut E, pos: &Position) -> Result<(), TestCaseError> {
+    let s = eval.evaluate(pos);
+    let swapped = pos.swap_colors();
+    prop_assert_eq!(s, eval.evaluate(&swapped), "colour swap of {}", pos.fen());
+    let mirrored = pos.flip_horizontal();
+    prop_assert_eq!(
+        s,
+        eval.evaluate(&mirrored),
+        "left-right mirror of {}",
+        pos.fen()
+    );
+    prop_assert_eq!(
+        s,
+        eval.evaluate(&mirrored.swap_colors()),
+        "both mirrors of {}",
+        pos.fen()
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn default_evaluator_is_symmetric(pos in random_position()) {
+        check_symmetry(&mut DefaultEvaluator::new(), &pos)?;
+    }
+
+    #[test]
+    fn material_evaluator_is_symmetric(pos in random_position()) {
+        check_symmetry(&mut Material, &pos)?;
+    }
+
+    /// The hooks followed along a random playout (with null moves mixed in) keep the state
+    /// equal to the state computed from scratch, going forward and all the way back.
+    #[test]
+    fn incremental_equals_scratch(
+        choices in prop::collection::vec(any::<u16>(), 1..200),
+        nulls in any::<u64>(),
+    ) {
+        let mut pos = Position::startpos();
+        let mut eval = DefaultEvaluator::new();
+        eval.reset(&pos);
+        let mut stack = Vec::new();
+        for (i, &c) in choices.iter().enumerate() {
+            if nulls >> (i % 64) & 1 == 1 && !pos.is_check() {
+                eval.make_null(&pos);
+                let undo = pos.make_null();
+                stack.push((None, undo));
+            } else {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[c as usize % moves.len()];
+                eval.make_move(&pos, m);
+                let undo = pos.make_move(m);
+                stack.push((Some(m), undo));
+            }
+            prop_assert!(eval.in_step_with(&pos));
+            prop_assert_eq!(eval.state(), eval.state_from_scratch(&pos), "at {}", pos.fen());
+            let fresh = DefaultEvaluator::new().evaluate(&pos);
+            prop_assert_eq!(eval.evaluate(&pos), fresh);
+        }
+        while let Some((m, undo)) = stack.pop() {
+            match m {
+                Some(m) => {
+                    pos.unmake_move(m, undo);
+                    eval.unmake_move(&pos, m);
+                }
+                None => {
+                    pos.unmake_null(undo);
+                    eval.unmake_null(&pos);
+                }
+            }
+            prop_assert!(eval.in_step_with(&pos));
+            prop_assert_eq!(eval.state(), eval.state_from_scratch(&pos), "at {}", pos.fen());
+        }
+    }
+
+    /// Without hooks (or with the hooks called out of step) the evaluator still returns the
+    /// right score: it notices the position changed and rebuilds its state.
+    #[test]
+    fn evaluate_without_hooks_is_right(a in random_position(), b in random_position()) {
+        let mut eval = DefaultEvaluator::new();
+        eval.reset(&a);
+        let fresh = DefaultEvaluator::new().evaluate(&b);
+        prop_assert_eq!(eval.evaluate(&b), fresh);
+    }
+}
+
+/// `Setup` is used above only through `to_setup`; make sure an emptied board with two
+/// generals is also handled (the smallest endgame).
+#[test]
+fn bare_generals() {
+    let setup = Setup::empty()
+        .put(
+            xiangqi_core::Square::from_iccs("d0").unwrap(),
+            xiangqi_core::Piece::new(Color::Red, Role::King),
+        )
+        .put(
+            xiangqi_core::Square::from_iccs("e9").unwrap(),
+            xiangqi_core::Piece::new(Color::Black, Role::King),
+        );
+    let pos = Position::from_setup(&setup, Problems::empty()).unwrap();
+    let s = DefaultEvaluator::new().evaluate(&pos);
+    assert!(s.0.abs() <= 20, "{s}");
+}
