@@ -1,14 +1,44 @@
 //! # xiangqi-search
 //!
-//! The engine. API SKELETON: the search helper replaces the implementation but keeps
-//! these public names and signatures (it may add to them).
+//! The engine: iterative deepening with aspiration windows over principal variation search,
+//! a lock-free transposition table shared by Lazy SMP threads, quiescence search, move
+//! ordering by the table move, MVV-LVA and static exchange evaluation with the xiangqi
+//! attack rules, killers, countermoves and history, null-move pruning (off in zugzwang-prone
+//! endings), late-move reductions and pruning, futility and reverse futility pruning, check
+//! extension, mate distance pruning and internal iterative reduction. Every feature has a
+//! switch in [`Params`], so its worth can be measured.
+//!
+//! ```
+//! use xiangqi_core::Game;
+//! use xiangqi_search::{Limits, Searcher};
+//!
+//! let mut searcher = Searcher::new();
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let result = searcher.search(&Game::default(), &limits, &mut |info| {
+//!     println!("depth {} score {} pv {:?}", info.depth, info.score, info.pv);
+//! });
+//! assert!(result.best_move.is_some());
+//! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
-use std::sync::atomic::{AtomicBool, Ordering};
+mod level;
+mod params;
+mod search;
+mod see;
+mod time;
+mod tt;
+
+pub use level::Level;
+pub use params::Params;
+use search::{Shared, Worker};
+pub use see::{see, see_ge, see_value};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+pub use tt::{score_from_tt, score_to_tt, Bound, Tt, TtEntry};
 use xiangqi_core::{Game, Move};
-pub use xiangqi_eval::{Evaluator, Score};
+pub use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};
 
 /// A player's clock, for clock play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,70 +134,200 @@ impl StopHandle {
     }
 }
 
-/// The engine. Keeps its transposition table and history between searches.
-pub struct Searcher<E: Evaluator = xiangqi_eval::Material> {
+/// The engine. Keeps its transposition table, histories and threads' state between searches.
+pub struct Searcher<E: Evaluator = DefaultEvaluator> {
     evaluator: E,
     stop: StopHandle,
     hash_mb: usize,
     threads: usize,
     multipv: usize,
+    tt: Tt,
+    workers: Vec<Worker<E>>,
+    params: Params,
+    level: Option<Level>,
+    seed: u64,
 }
 
-impl Searcher<xiangqi_eval::Material> {
-    /// A searcher with the default evaluator.
+impl Searcher<DefaultEvaluator> {
+    /// A searcher with the default evaluator, 16 MiB of hash and one thread.
     pub fn new() -> Self {
-        Searcher::with_evaluator(xiangqi_eval::Material)
+        Searcher::with_evaluator(DefaultEvaluator::new())
     }
 }
 
-impl Default for Searcher<xiangqi_eval::Material> {
+impl Default for Searcher<DefaultEvaluator> {
     fn default() -> Self {
         Searcher::new()
     }
 }
 
 impl<E: Evaluator> Searcher<E> {
-    /// A searcher using `evaluator`.
+    /// A searcher using `evaluator` (16 MiB of hash, one thread).
     pub fn with_evaluator(evaluator: E) -> Self {
         Searcher {
+            workers: vec![Worker::new(0, evaluator.clone())],
             evaluator,
             stop: StopHandle::default(),
             hash_mb: 16,
             threads: 1,
             multipv: 1,
+            tt: Tt::new(16),
+            params: Params::default(),
+            level: None,
+            seed: 0x9e37_79b9_7f4a_7c15,
         }
     }
     /// Sets the transposition table size in MiB (clears it).
     pub fn set_hash_size(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        self.hash_mb = mb.max(1);
+        self.tt = Tt::new(self.hash_mb);
     }
-    /// Sets the number of search threads.
+    /// The transposition table size in MiB.
+    pub fn hash_size(&self) -> usize {
+        self.hash_mb
+    }
+    /// Sets the number of search threads (Lazy SMP; at least one).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, 256);
     }
-    /// Sets how many best lines to report.
+    /// Sets how many best lines to report (MultiPV; at least one).
     pub fn set_multipv(&mut self, n: usize) {
         self.multipv = n.max(1);
+    }
+    /// The search feature switches.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+    /// Replaces the search feature switches.
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+    }
+    /// Plays at a strength level (`None`: full strength). See [`Level::all`].
+    pub fn set_level(&mut self, level: Option<Level>) {
+        self.level = level;
+    }
+    /// Seeds the randomness of the weaker levels (each game should get its own seed).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
     }
     /// A handle that stops a running search from another thread.
     pub fn stop_handle(&self) -> StopHandle {
         self.stop.clone()
     }
-    /// Forgets everything learned (TT, history) before a new game.
-    pub fn new_game(&mut self) {}
+    /// Forgets everything learned (TT, histories) before a new game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.clear();
+        }
+        self.seed = self
+            .seed
+            .wrapping_mul(0x5851_f42d_4c95_7f2d)
+            .wrapping_add(1442695040888963407);
+    }
 
     /// Searches the current position of `game` (whose earlier positions count for
-    /// repetitions) within `limits`, calling `observer` with progress.
-    pub fn search(&mut self, game: &Game, limits: &Limits, observer: &mut dyn FnMut(&Info)) -> SearchResult {
-        let _ = (&mut self.evaluator, limits, observer);
-        let moves = game.position().legal_moves();
-        SearchResult {
-            best_move: moves.first().copied(),
-            ponder_move: None,
-            score: Score::ZERO,
-            pv: moves.first().copied().into_iter().collect(),
-            depth: 1,
-            nodes: 1,
+    /// repetitions) within `limits`, calling `observer` with progress once per iteration
+    /// (and per line with MultiPV), from the calling thread.
+    ///
+    /// A stop asked through [`StopHandle::stop`] before the call is forgotten: the flag is
+    /// cleared when the search starts.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        observer: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop.stop.store(false, Ordering::Relaxed);
+        self.stop.ponderhit.store(false, Ordering::Relaxed);
+        let root = game.position();
+        let mut root_moves: Vec<Move> = root.legal_moves().into_iter().collect();
+        if !limits.search_moves.is_empty() {
+            root_moves.retain(|m| limits.search_moves.contains(m));
         }
+        if root_moves.is_empty() {
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: Score::mated_in(0),
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        let mut limits = limits.clone();
+        let mut noise = 0;
+        if let Some(level) = &self.level {
+            limits.depth = min_opt(limits.depth, level.depth);
+            limits.nodes = min_opt(limits.nodes, level.nodes);
+            noise = level.noise;
+        }
+        self.tt.new_search();
+        while self.workers.len() < self.threads {
+            let id = self.workers.len();
+            self.workers.push(Worker::new(id, self.evaluator.clone()));
+        }
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        let threads = self.threads;
+        for w in &mut self.workers[..threads] {
+            w.prepare(history, root, &root_moves, threads == 1);
+        }
+        self.workers[0].tm = Some(time::TimeManager::new(&limits, start));
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &self.stop.stop,
+            ponderhit: &self.stop.ponderhit,
+            abort: AtomicBool::new(false),
+            params: &self.params,
+            limits: &limits,
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            multipv: self.multipv,
+            noise,
+            seed: self.seed,
+        };
+        let (main, helpers) = self.workers[..threads].split_at_mut(1);
+        std::thread::scope(|s| {
+            for h in helpers.iter_mut() {
+                let shared = &shared;
+                s.spawn(move || h.iterate(shared, &mut |_| {}));
+            }
+            main[0].iterate(&shared, observer);
+            shared.abort.store(true, Ordering::Relaxed);
+        });
+        let nodes = shared
+            .nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum::<u64>();
+        let w = &self.workers[0];
+        let best = &w.root_moves[0];
+        let score = if best.score == -Score::INFINITE.0 {
+            best.prev_score
+        } else {
+            best.score
+        };
+        let score = if score == -Score::INFINITE.0 {
+            0
+        } else {
+            score
+        };
+        SearchResult {
+            best_move: Some(best.mv),
+            ponder_move: best.pv.get(1).copied(),
+            score: Score(score),
+            pv: best.pv.to_vec(),
+            depth: w.completed_depth.max(1),
+            nodes,
+        }
+    }
+}
+
+fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }

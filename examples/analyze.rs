@@ -1,0 +1,150 @@
+//! Searches a position and prints the engine's thinking, one line per iteration.
+//!
+//! ```text
+//! cargo run --release --example analyze -- [--fen FEN | --position start|middlegame]
+//!     [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N]
+//!     [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]
+//! ```
+//!
+//! Without a limit it searches for 10 seconds. Each line shows depth/seldepth, the score
+//! (centipawns for the side to move, or mate in N moves), nodes, nodes per second, hash use
+//! and the principal variation in ICCS coordinates.
+
+use std::process::ExitCode;
+use std::time::Duration;
+use xiangqi::core::{Game, Position};
+use xiangqi::search::{Info, Level, Limits, Searcher};
+
+/// A middlegame from master play (after 20 moves of a central cannon opening).
+const MIDDLEGAME: &str =
+    "r1ba1ab2/4k4/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1";
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("analyze: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut fen = Position::startpos().fen();
+    let mut moves: Vec<String> = Vec::new();
+    let mut limits = Limits::default();
+    let mut searcher = Searcher::new();
+    let mut i = 0;
+    let value = |i: usize| -> Result<&String, String> {
+        args.get(i + 1)
+            .ok_or_else(|| format!("{} needs a value", args[i]))
+    };
+    let num = |i: usize| -> Result<u64, String> {
+        let v = value(i)?;
+        v.parse::<u64>()
+            .map_err(|_| format!("{}: `{v}` is not a number", args[i]))
+    };
+    while i < args.len() {
+        match args[i].as_str() {
+            "--fen" => fen = value(i)?.clone(),
+            "--position" => {
+                fen = match value(i)?.as_str() {
+                    "start" => Position::startpos().fen(),
+                    "middlegame" => MIDDLEGAME.to_string(),
+                    other => return Err(format!("unknown position `{other}` (start, middlegame)")),
+                }
+            }
+            "--moves" => {
+                while i + 1 < args.len() && !args[i + 1].starts_with("--") {
+                    moves.push(args[i + 1].clone());
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            "--depth" => limits.depth = Some(num(i)? as u32),
+            "--nodes" => limits.nodes = Some(num(i)?),
+            "--movetime" => limits.movetime = Some(Duration::from_millis(num(i)?)),
+            "--mate" => limits.mate = Some(num(i)? as u32),
+            "--threads" => searcher.set_threads(num(i)? as usize),
+            "--hash" => searcher.set_hash_size(num(i)? as usize),
+            "--multipv" => searcher.set_multipv(num(i)? as usize),
+            "--level" => {
+                let name = value(i)?;
+                let level = Level::by_name(name).ok_or_else(|| {
+                    let names: Vec<_> = Level::all().iter().map(|l| l.name).collect();
+                    format!("unknown level `{name}` ({})", names.join(", "))
+                })?;
+                searcher.set_level(Some(level));
+            }
+            "--off" => {
+                let mut p = searcher.params().clone();
+                for f in value(i)?.split(',') {
+                    p.set(f, false)?;
+                }
+                searcher.set_params(p);
+            }
+            "-h" | "--help" => {
+                println!("usage: analyze [--fen FEN | --position start|middlegame] [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]");
+                return Ok(());
+            }
+            other => return Err(format!("unknown argument `{other}` (try --help)")),
+        }
+        i += 2;
+    }
+    if limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.mate.is_none()
+    {
+        limits.movetime = Some(Duration::from_secs(10));
+    }
+    let start = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let mut game = Game::new(start);
+    for text in &moves {
+        let m = game
+            .position()
+            .parse_uci(text)
+            .map_err(|e| format!("move `{text}`: {e}"))?;
+        game.play(m).map_err(|e| format!("move `{text}`: {e}"))?;
+    }
+    println!("{}", game.position());
+    println!(
+        "{:>5} {:>8} {:>10} {:>10} {:>5} {:>7}  pv",
+        "depth", "score", "nodes", "nps", "hash", "time"
+    );
+    let result = searcher.search(&game, &limits, &mut |info: &Info| {
+        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+        let line = if info.multipv > 1 {
+            format!(" [{}]", info.multipv)
+        } else {
+            String::new()
+        };
+        println!(
+            "{:>2}/{:<2} {:>8} {:>10} {:>10} {:>5} {:>7.3}  {}{line}",
+            info.depth,
+            info.seldepth,
+            info.score.to_string(),
+            info.nodes,
+            info.nps,
+            info.hashfull,
+            info.time.as_secs_f64(),
+            pv.join(" ")
+        );
+    });
+    match result.best_move {
+        Some(m) => println!(
+            "bestmove {m}{} (score {}, depth {}, {} nodes)",
+            result
+                .ponder_move
+                .map(|p| format!(" ponder {p}"))
+                .unwrap_or_default(),
+            result.score,
+            result.depth,
+            result.nodes
+        ),
+        None => println!("no legal move: the side to move has lost"),
+    }
+    Ok(())
+}

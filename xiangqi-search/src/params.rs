@@ -1,0 +1,131 @@
+//! Switches for every search feature, so that each one's worth can be measured by
+//! self-play (the match example's `--a-off` / `--b-off` options).
+
+/// Which search features are on. [`Params::default`] turns everything on.
+///
+/// ```
+/// use xiangqi_search::Params;
+/// let mut p = Params::default();
+/// p.set("null_move", false).unwrap();
+/// assert!(!p.null_move);
+/// assert!(p.set("no_such_feature", false).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Principal variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Transposition table cutoffs and move (the table is always written).
+    pub tt: bool,
+    /// Static exchange evaluation: bad captures ordered last, pruned at low depth and in
+    /// quiescence.
+    pub see: bool,
+    /// Two killer moves per ply.
+    pub killers: bool,
+    /// The countermove heuristic.
+    pub countermove: bool,
+    /// The history heuristic for quiet moves.
+    pub history: bool,
+    /// Quiescence search on captures (off: static evaluation at the horizon).
+    pub quiescence: bool,
+    /// Delta pruning in quiescence.
+    pub delta_pruning: bool,
+    /// Null-move pruning (never in check, never without a chariot, horse or cannon).
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Late-move pruning (quiet moves late in the list at low depth).
+    pub late_move_pruning: bool,
+    /// Futility pruning of quiet moves.
+    pub futility: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// Extend moves that give check by one ply.
+    pub check_extension: bool,
+    /// Mate distance pruning.
+    pub mate_distance_pruning: bool,
+    /// Internal iterative reduction: one ply less where the table has no move.
+    pub iir: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            aspiration: true,
+            pvs: true,
+            tt: true,
+            see: true,
+            killers: true,
+            countermove: true,
+            history: true,
+            quiescence: true,
+            delta_pruning: true,
+            null_move: true,
+            lmr: true,
+            late_move_pruning: true,
+            futility: true,
+            reverse_futility: true,
+            check_extension: true,
+            mate_distance_pruning: true,
+            iir: true,
+        }
+    }
+}
+
+impl Params {
+    /// The names [`Params::set`] accepts, one per field.
+    pub const NAMES: &'static [&'static str] = &[
+        "aspiration",
+        "pvs",
+        "tt",
+        "see",
+        "killers",
+        "countermove",
+        "history",
+        "quiescence",
+        "delta_pruning",
+        "null_move",
+        "lmr",
+        "late_move_pruning",
+        "futility",
+        "reverse_futility",
+        "check_extension",
+        "mate_distance_pruning",
+        "iir",
+    ];
+
+    /// Turns the feature called `name` (a field name) on or off.
+    ///
+    /// # Errors
+    /// The unknown name, when `name` is not one of [`Params::NAMES`].
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), String> {
+        let f = match name {
+            "aspiration" => &mut self.aspiration,
+            "pvs" => &mut self.pvs,
+            "tt" => &mut self.tt,
+            "see" => &mut self.see,
+            "killers" => &mut self.killers,
+            "countermove" => &mut self.countermove,
+            "history" => &mut self.history,
+            "quiescence" => &mut self.quiescence,
+            "delta_pruning" => &mut self.delta_pruning,
+            "null_move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "late_move_pruning" => &mut self.late_move_pruning,
+            "futility" => &mut self.futility,
+            "reverse_futility" => &mut self.reverse_futility,
+            "check_extension" => &mut self.check_extension,
+            "mate_distance_pruning" => &mut self.mate_distance_pruning,
+            "iir" => &mut self.iir,
+            _ => {
+                return Err(format!(
+                    "unknown search feature `{name}` (known: {})",
+                    Params::NAMES.join(", ")
+                ))
+            }
+        };
+        *f = on;
+        Ok(())
+    }
+}

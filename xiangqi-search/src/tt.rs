@@ -1,0 +1,294 @@
+//! The transposition table: a lock-free hash table shared by all search threads.
+//!
+//! Each entry is two `AtomicU64`: the data word and the key XOR the data word (the
+//! "lockless hashing" of Hyatt and Mann, 2002). A reader recomputes `key ^ data` and accepts
+//! the entry only when it matches, so a torn write by another thread reads as a miss, never
+//! as a wrong entry. No `unsafe` is needed.
+//!
+//! Entries come in buckets of four (one cache line). Replacement keeps the entry of the same
+//! position if present, else overwrites the one with the least `depth - 8 * age`, where age is
+//! how many searches ago it was written.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use xiangqi_core::Move;
+use xiangqi_eval::Score;
+
+/// How a stored score bounds the true score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one (fail low).
+    Upper = 1,
+    /// The true score is at least the stored one (fail high).
+    Lower = 2,
+    /// The stored score is exact.
+    Exact = 3,
+}
+
+/// What the table remembers of a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The best (or refuting) move found.
+    pub mv: Option<Move>,
+    /// The score, mate scores relative to the stored node (see [`score_to_tt`]).
+    pub score: i32,
+    /// The static evaluation.
+    pub eval: i32,
+    /// The remaining depth of the search that stored it.
+    pub depth: i32,
+    /// The kind of bound `score` is.
+    pub bound: Bound,
+}
+
+const BUCKET: usize = 4;
+
+/// A lock-free transposition table sized in MiB.
+pub struct Tt {
+    slots: Vec<AtomicU64>,
+    buckets: usize,
+    age: AtomicU64,
+}
+
+/// Converts a score at `ply` from the root into the form stored in the table: mate
+/// scores count from the stored node, not from the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= Score::MATE_BOUND.0 {
+        score + ply as i32
+    } else if score <= -Score::MATE_BOUND.0 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`]: a stored score seen from a node at `ply`.
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= Score::MATE_BOUND.0 {
+        score - ply as i32
+    } else if score <= -Score::MATE_BOUND.0 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u64) -> u64 {
+    let m = mv.map_or(0, |m| m.to_u16()) as u64;
+    let s = (score.clamp(-32_000, 32_000) as i16 as u16) as u64;
+    let e = (eval.clamp(-32_000, 32_000) as i16 as u16) as u64;
+    let d = (depth.clamp(-1, 254) + 1) as u64;
+    m | s << 16 | e << 32 | d << 48 | (bound as u64) << 56 | (age & 63) << 58
+}
+
+#[inline]
+fn unpack(data: u64) -> Option<TtEntry> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(TtEntry {
+        mv: Move::from_u16(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32 - 1,
+        bound,
+    })
+}
+
+impl Tt {
+    /// A table of about `mb` MiB (at least one bucket).
+    pub fn new(mb: usize) -> Tt {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * 16)).max(1);
+        let mut slots = Vec::with_capacity(buckets * BUCKET * 2);
+        slots.resize_with(buckets * BUCKET * 2, || AtomicU64::new(0));
+        Tt {
+            slots,
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become easier to replace.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for i in 0..BUCKET {
+            let data = self.slots[b + 2 * i + 1].load(Ordering::Relaxed);
+            let check = self.slots[b + 2 * i].load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry for `key` (the score already converted with [`score_to_tt`]).
+    /// A missing move keeps the move stored before for the same position.
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        mut mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let b = self.bucket(key);
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for i in 0..BUCKET {
+            let data = self.slots[b + 2 * i + 1].load(Ordering::Relaxed);
+            let check = self.slots[b + 2 * i].load(Ordering::Relaxed);
+            if data == 0 {
+                if worst > i32::MIN {
+                    victim = i;
+                    worst = i32::MIN;
+                }
+                continue;
+            }
+            if check ^ data == key {
+                if let Some(old) = unpack(data) {
+                    if mv.is_none() {
+                        mv = old.mv;
+                    }
+                    // Keep a deeper exact entry of the same position from this search.
+                    if bound != Bound::Exact && old.depth > depth + 3 && (data >> 58) & 63 == age {
+                        return;
+                    }
+                }
+                victim = i;
+                break;
+            }
+            let e_age = (data >> 58) & 63;
+            let age_diff = ((age + 64 - e_age) & 63) as i32;
+            let value = ((data >> 48) & 0xff) as i32 - 8 * age_diff;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let data = pack(mv, score, eval, depth, bound, age);
+        self.slots[b + 2 * victim].store(key ^ data, Ordering::Relaxed);
+        self.slots[b + 2 * victim + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// Per mille of a sample of entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let n = (1000 / BUCKET).min(self.buckets);
+        let mut used = 0;
+        for b in 0..n {
+            for i in 0..BUCKET {
+                let data = self.slots[b * BUCKET * 2 + 2 * i + 1].load(Ordering::Relaxed);
+                if data != 0 && (data >> 58) & 63 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * BUCKET)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use xiangqi_core::Square;
+
+    fn mv(a: u8, b: u8) -> Move {
+        Move::new(Square::new(a).unwrap(), Square::new(b).unwrap())
+    }
+
+    #[test]
+    fn store_then_probe() {
+        let tt = Tt::new(1);
+        let m = mv(7 + 18, 4 + 18);
+        tt.store(0x1234_5678_9abc_def0, Some(m), -35, 12, 7, Bound::Lower);
+        let e = tt.probe(0x1234_5678_9abc_def0).unwrap();
+        assert_eq!(
+            e,
+            TtEntry {
+                mv: Some(m),
+                score: -35,
+                eval: 12,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        // Mate in 5 plies from the root, found at a node 3 plies deep: mate in 2 from there.
+        let root_score = Score::mate_in(5).0;
+        let stored = score_to_tt(root_score, 3);
+        assert_eq!(stored, Score::mate_in(2).0);
+        // Seen again from a node 1 ply deep: mate in 3 plies from the root.
+        assert_eq!(score_from_tt(stored, 1), Score::mate_in(3).0);
+        let mated = Score::mated_in(6).0;
+        assert_eq!(score_to_tt(mated, 4), Score::mated_in(2).0);
+        assert_eq!(score_from_tt(score_to_tt(mated, 4), 4), mated);
+        assert_eq!(score_to_tt(123, 9), 123);
+    }
+
+    proptest! {
+        #[test]
+        fn round_trip(key in any::<u64>(), from in 0u8..90, to in 0u8..90, score in -30_000i32..30_000,
+                      eval in -20_000i32..20_000, depth in -1i32..120, b in 1u8..4, ply in 0usize..100) {
+            prop_assume!(from != to);
+            let bound = match b { 1 => Bound::Upper, 2 => Bound::Lower, _ => Bound::Exact };
+            let tt = Tt::new(1);
+            let m = mv(from, to);
+            tt.store(key, Some(m), score_to_tt(score, ply), eval, depth, bound);
+            let e = tt.probe(key).unwrap();
+            prop_assert_eq!(e.mv, Some(m));
+            prop_assert_eq!(score_from_tt(e.score, ply), score);
+            prop_assert_eq!(e.eval, eval);
+            prop_assert_eq!(e.depth, depth);
+            prop_assert_eq!(e.bound, bound);
+        }
+
+        #[test]
+        fn many_keys_never_give_wrong_entries(keys in proptest::collection::vec(any::<u64>(), 1..300)) {
+            let tt = Tt::new(1);
+            for (i, &k) in keys.iter().enumerate() {
+                tt.store(k, None, i as i32, 0, 1, Bound::Exact);
+            }
+            for &k in &keys {
+                if let Some(e) = tt.probe(k) {
+                    // the last store for this key wins
+                    let last = keys.iter().rposition(|&x| x == k).unwrap();
+                    prop_assert_eq!(e.score, last as i32);
+                }
+            }
+        }
+    }
+}
