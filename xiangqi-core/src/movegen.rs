@@ -8,11 +8,13 @@
 //! Legality: a pseudo-legal move is tested by asking whether our general is attacked once
 //! the move is made — computed on the masks as they would be, without touching the board.
 //! Most moves need no test at all: when we are not in check, a move of a piece other than
-//! the general can only expose the general if it leaves or enters the general's rank or
-//! file (opening a chariot line or the generals' file, adding a cannon screen, removing one
-//! of two screens) or if it leaves a point diagonally next to the general (a horse's leg).
+//! the general can only expose the general along a line from it that holds an enemy
+//! chariot, cannon or general among its first three pieces (opening a chariot line or the
+//! generals' file, adding a cannon screen, removing one of two screens), or by leaving the
+//! leg point of an enemy horse next to the general. `danger_squares` marks those points
+//! once per position; only moves that leave or enter them are tested.
 
-use crate::position::{code, code_color, Position, EMPTY};
+use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, PAWN_ATTACKERS,
     PAWN_MOVES,
@@ -309,8 +311,73 @@ impl Position {
 
     /// The number of legal moves (faster than building the list).
     pub fn count_legal_moves(&self) -> usize {
-        let mut n = 0;
-        self.generate::<false>(&mut |_| n += 1);
+        let us = self.side;
+        let ksq = self.kings[us.index()] as usize;
+        if self.is_check() {
+            let mut n = 0;
+            self.generate::<false>(&mut |_| n += 1);
+            return n;
+        }
+        let danger = self.danger_squares(us, ksq);
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let king_code = code(us, Role::King);
+        let mut n = 0usize;
+        let mut bits = self.by_color[us.index()];
+        while bits != 0 {
+            let from = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let piece = self.board[from];
+            let role = code_role(piece);
+            let from_sensitive = (danger >> from) & 1 != 0;
+            if piece == king_code || from_sensitive || (role != 4 && role != 5) {
+                // The general, pieces that may expose it, and the short-range pieces: one by one.
+                self.piece_moves::<false>(from, piece, &mut |to| {
+                    let ok = if piece == king_code {
+                        !self.king_attacked_after(us, from, to, to)
+                    } else {
+                        !(from_sensitive || (danger >> to) & 1 != 0)
+                            || !self.king_attacked_after(us, from, to, ksq)
+                    };
+                    n += ok as usize;
+                });
+                continue;
+            }
+            // A chariot or cannon that cannot expose the general: its quiet moves can only be
+            // dangerous where they cross the general's file (on its rank) or the general's
+            // rank (on its file), so count the rest in bulk.
+            let (ff, fr) = (from % 9, from / 9);
+            let r = scan(self.rank_occ[fr], ff as u32, 9);
+            let f = scan(self.file_occ[ff], fr as u32, 10);
+            let check_one = |to: usize| -> usize {
+                let sensitive = (danger >> to) & 1 != 0;
+                (!sensitive || !self.king_attacked_after(us, from, to, ksq)) as usize
+            };
+            let (rq, fq) = (r.quiet, f.quiet);
+            n += (rq & !(1 << kf)).count_ones() as usize + (fq & !(1 << kr)).count_ones() as usize;
+            if rq & (1 << kf) != 0 {
+                n += check_one(fr * 9 + kf);
+            }
+            if fq & (1 << kr) != 0 {
+                n += check_one(kr * 9 + ff);
+            }
+            let (ra, rb, fa, fb) = if role == 5 {
+                (r.second_up, r.second_down, f.second_up, f.second_down)
+            } else {
+                (r.first_up, r.first_down, f.first_up, f.first_down)
+            };
+            for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
+                if b != 0 {
+                    let to = if on_rank {
+                        fr * 9 + bit_index(b)
+                    } else {
+                        bit_index(b) * 9 + ff
+                    };
+                    if code_color(self.board[to]) != us.index() {
+                        n += check_one(to);
+                    }
+                }
+            }
+        }
         n
     }
 
@@ -359,22 +426,21 @@ impl Position {
         emit: &mut impl FnMut(usize),
     ) {
         let us = code_color(piece);
-        let them_bits = self.by_color[us ^ 1];
         let mut step = |t: &Steps, blockable: bool| {
             for i in 0..t.len as usize {
                 let to = t.to[i] as usize;
                 let target = self.board[to];
                 let ok = if CAPTURES {
-                    target != EMPTY && (them_bits >> to) & 1 != 0
+                    target != EMPTY && code_color(target) != us
                 } else {
-                    target == EMPTY || (them_bits >> to) & 1 != 0
+                    target == EMPTY || code_color(target) != us
                 };
                 if ok && (!blockable || self.board[t.via[i] as usize] == EMPTY) {
                     emit(to);
                 }
             }
         };
-        match (piece - 1) % 7 {
+        match code_role(piece) {
             0 => step(&KING_MOVES[us][from], false),
             1 => step(&ADVISOR_MOVES[us][from], false),
             2 => step(&ELEPHANT_MOVES[us][from], true),
@@ -409,7 +475,7 @@ impl Position {
                         } else {
                             bit_index(b) * 9 + ff
                         };
-                        if (them_bits >> to) & 1 != 0 {
+                        if code_color(self.board[to]) != us {
                             emit(to);
                         }
                     }
@@ -418,13 +484,93 @@ impl Position {
         }
     }
 
+    /// The squares where a move of one of our pieces (other than the general) could expose
+    /// our general, when we are not in check: a move needs the full test only if it leaves
+    /// or enters one of these squares.
+    ///
+    /// Along each of the four lines from the general we look at the first three pieces. A
+    /// single move can only expose the general along a line that holds an enemy chariot,
+    /// cannon or general among them (a piece behind three others stays blocked: one move
+    /// removes at most one screen, and a cannon capturing along the line keeps the count);
+    /// the points from the general up to and including that attacker are marked. A horse
+    /// can only be let in by vacating its leg, a point diagonally next to our general: those
+    /// legs are marked when the enemy horse is there.
+    #[inline(always)]
+    fn danger_squares(&self, us: Color, ksq: usize) -> u128 {
+        let them = us.other();
+        let chariot = code(them, Role::Chariot);
+        let cannon = code(them, Role::Cannon);
+        let king = code(them, Role::King);
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let mut danger = 0u128;
+        // (occupancy of the line, position of the general on it, step between squares,
+        // square of position 0, whether this is the file)
+        let lines = [
+            (self.rank_occ[kr], kf as u32, 1usize, kr * 9, false),
+            (self.file_occ[kf], kr as u32, 9usize, kf, true),
+        ];
+        for (occ, p, step, base, is_file) in lines {
+            let above = occ & !((2u16 << p) - 1);
+            let below = occ & ((1u16 << p) - 1);
+            // Upward: lowest bits first.
+            let mut bits = above;
+            let mut far = None;
+            for _ in 0..3 {
+                if bits == 0 {
+                    break;
+                }
+                let q = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = self.board[base + q * step];
+                if c == chariot || c == cannon || (is_file && c == king) {
+                    far = Some(q);
+                }
+            }
+            if let Some(q) = far {
+                for i in p as usize + 1..=q {
+                    danger |= 1u128 << (base + i * step);
+                }
+            }
+            // Downward: highest bits first.
+            let mut bits = below;
+            let mut far = None;
+            for _ in 0..3 {
+                if bits == 0 {
+                    break;
+                }
+                let q = 15 - bits.leading_zeros() as usize;
+                bits &= !(1 << q);
+                let c = self.board[base + q * step];
+                if c == chariot || c == cannon || (is_file && c == king) {
+                    far = Some(q);
+                }
+            }
+            if let Some(q) = far {
+                for i in q..p as usize {
+                    danger |= 1u128 << (base + i * step);
+                }
+            }
+        }
+        let horse = code(them, Role::Horse);
+        let ha = &HORSE_ATTACKERS[ksq];
+        for i in 0..ha.len as usize {
+            if self.board[ha.to[i] as usize] == horse {
+                danger |= 1u128 << ha.via[i];
+            }
+        }
+        danger
+    }
+
     /// The core generator: every legal move (or legal capture) of the side to move.
     #[inline(always)]
     fn generate<const CAPTURES: bool>(&self, emit: &mut impl FnMut(Move)) {
         let us = self.side;
         let ksq = self.kings[us.index()] as usize;
-        let (kf, kr) = (ksq % 9, ksq / 9);
-        let in_check = self.is_check();
+        let danger = if self.is_check() {
+            u128::MAX
+        } else {
+            self.danger_squares(us, ksq)
+        };
         let king_code = code(us, Role::King);
         let mut bits = self.by_color[us.index()];
         while bits != 0 {
@@ -440,11 +586,9 @@ impl Position {
                 });
                 continue;
             }
-            let (ff, fr) = (from % 9, from / 9);
-            let from_sensitive =
-                in_check || ff == kf || fr == kr || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1);
+            let from_sensitive = (danger >> from) & 1 != 0;
             self.piece_moves::<CAPTURES>(from, piece, &mut |to| {
-                let sensitive = from_sensitive || to % 9 == kf || to / 9 == kr;
+                let sensitive = from_sensitive || (danger >> to) & 1 != 0;
                 if !sensitive || !self.king_attacked_after(us, from, to, ksq) {
                     emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));
                 }

@@ -8,15 +8,23 @@ use core::fmt;
 /// Board code of an empty point.
 pub(crate) const EMPTY: u8 = 0;
 
-/// Board code of a piece: `color * 7 + role + 1` (1..=14).
+/// Board code of a piece: `color << 3 | (role + 1)` (red 1..=7, black 9..=15), so that
+/// colour and role come out with a shift and a mask.
 #[inline]
 pub(crate) const fn code(color: Color, role: Role) -> u8 {
-    (color as u8) * 7 + role as u8 + 1
+    (color as u8) << 3 | (role as u8 + 1)
 }
 
+/// The colour index (0 red, 1 black) of a non-empty code.
 #[inline]
 pub(crate) const fn code_color(code: u8) -> usize {
-    ((code - 1) / 7) as usize
+    (code >> 3) as usize
+}
+
+/// The role index (0 king .. 6 pawn) of a non-empty code.
+#[inline]
+pub(crate) const fn code_role(code: u8) -> usize {
+    ((code & 7) - 1) as usize
 }
 
 #[inline]
@@ -24,7 +32,12 @@ pub(crate) fn decode(code: u8) -> Option<Piece> {
     if code == EMPTY {
         None
     } else {
-        Piece::from_index(code as usize - 1)
+        let color = if code >> 3 == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        Role::from_index(code_role(code)).map(|role| Piece::new(color, role))
     }
 }
 
@@ -138,8 +151,8 @@ impl Position {
         self.by_color[color] |= 1u128 << s;
         self.rank_occ[s / 9] |= 1 << (s % 9);
         self.file_occ[s % 9] |= 1 << (s / 9);
-        let role = (c - 1) % 7;
-        self.counts[color][role as usize] += 1;
+        let role = code_role(c);
+        self.counts[color][role] += 1;
         if role == 0 {
             self.kings[color] = s as u8;
         }
@@ -271,7 +284,7 @@ impl Position {
             key ^= piece_key_raw(captured, to);
             let them = us ^ 1;
             self.by_color[them] ^= 1u128 << to;
-            self.counts[them][((captured - 1) % 7) as usize] -= 1;
+            self.counts[them][code_role(captured)] -= 1;
             self.halfmove = 0;
         } else {
             self.halfmove = self.halfmove.saturating_add(1);
@@ -283,7 +296,7 @@ impl Position {
         self.by_color[us] ^= (1u128 << from) | (1u128 << to);
         self.board[to] = piece;
         self.board[from] = EMPTY;
-        if (piece - 1) % 7 == 0 {
+        if code_role(piece) == 0 {
             self.kings[us] = to as u8;
         }
         if self.side == Color::Black {
@@ -314,12 +327,12 @@ impl Position {
         if undo.captured != EMPTY {
             let them = us ^ 1;
             self.by_color[them] |= 1u128 << to;
-            self.counts[them][((undo.captured - 1) % 7) as usize] += 1;
+            self.counts[them][code_role(undo.captured)] += 1;
         } else {
             self.rank_occ[to / 9] ^= 1 << (to % 9);
             self.file_occ[to % 9] ^= 1 << (to / 9);
         }
-        if (piece - 1) % 7 == 0 {
+        if code_role(piece) == 0 {
             self.kings[us] = from as u8;
         }
         self.halfmove = undo.halfmove;

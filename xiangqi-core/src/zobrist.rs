@@ -39,6 +39,21 @@ const fn make_keys() -> ([[u64; 90]; 14], u64) {
 const KEYS: ([[u64; 90]; 14], u64) = make_keys();
 static PIECE_KEYS: [[u64; 90]; 14] = KEYS.0;
 
+/// The same keys indexed by the board's internal piece code (`color << 3 | (role + 1)`).
+static KEYS_BY_CODE: [[u64; 90]; 16] = {
+    let mut t = [[0u64; 90]; 16];
+    let mut color = 0;
+    while color < 2 {
+        let mut role = 0;
+        while role < 7 {
+            t[color << 3 | (role + 1)] = KEYS.0[color * 7 + role];
+            role += 1;
+        }
+        color += 1;
+    }
+    t
+};
+
 /// The key of `piece` standing on `square`.
 #[inline]
 pub fn piece_key(piece: Piece, square: Square) -> u64 {
@@ -47,7 +62,7 @@ pub fn piece_key(piece: Piece, square: Square) -> u64 {
 
 #[inline]
 pub(crate) fn piece_key_raw(code: u8, square: usize) -> u64 {
-    PIECE_KEYS[code as usize - 1][square]
+    KEYS_BY_CODE[code as usize][square]
 }
 
 /// The key XORed in when black is to move.
