@@ -1,0 +1,133 @@
+//! The engine thread. The search never runs on the thread that reads the player's input:
+//! it runs here, reports progress through the event channel, and is stopped from outside
+//! with its [`StopHandle`].
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::{self, JoinHandle};
+use xiangqi::core::Game;
+use xiangqi::search::{Info, Level, Limits, SearchResult, Searcher, StopHandle};
+
+/// Why a search was started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The computer chooses its move.
+    Move,
+    /// A hint for the player.
+    Hint,
+}
+
+/// A request to the engine thread.
+pub enum Request {
+    /// Search `game`'s current position.
+    Think {
+        /// Identifies the answers.
+        id: u64,
+        /// The game so far (its history counts for repetitions).
+        game: Box<Game>,
+        /// When to stop.
+        limits: Box<Limits>,
+        /// Play at this strength level (`None`: full strength, e.g. for hints).
+        level: Option<Level>,
+    },
+    /// A new game: forget what was learned.
+    NewGame,
+}
+
+/// What the engine thread reports.
+pub enum Report {
+    /// Progress of search `id`.
+    Info(u64, Info),
+    /// Search `id` is over.
+    Done(u64, SearchResult),
+}
+
+/// The strength levels, weakest first (the search crate's; the last is full strength).
+pub fn levels() -> &'static [Level] {
+    Level::all()
+}
+
+/// The running engine thread.
+pub struct Engine {
+    requests: Sender<Request>,
+    stop: StopHandle,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// Starts the engine thread; its reports go to `reports`, wrapped by `wrap`.
+    pub fn start<T: Send + 'static>(reports: Sender<T>, wrap: fn(Report) -> T) -> Engine {
+        let (requests, inbox) = mpsc::channel::<Request>();
+        let (handle_tx, handle_rx) = mpsc::channel();
+        let thread = thread::Builder::new()
+            .name("engine".into())
+            .spawn(move || run(inbox, reports, wrap, handle_tx))
+            .expect("start the engine thread");
+        let stop = handle_rx
+            .recv()
+            .expect("the engine thread sends its stop handle");
+        Engine {
+            requests,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// Sends a request.
+    pub fn send(&self, request: Request) {
+        let _ = self.requests.send(request);
+    }
+
+    /// Asks the running search (if any) to stop now and report its best move.
+    pub fn stop(&self) {
+        self.stop.stop();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop.stop();
+        // Closing the request channel ends the thread once the search returns.
+        let (dummy, _) = mpsc::channel();
+        drop(std::mem::replace(&mut self.requests, dummy));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn run<T>(
+    inbox: Receiver<Request>,
+    reports: Sender<T>,
+    wrap: fn(Report) -> T,
+    handle: Sender<StopHandle>,
+) {
+    let mut searcher = Searcher::new();
+    searcher.set_hash_size(64);
+    // A different game each run at the levels with evaluation noise.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    searcher.set_seed(seed);
+    let _ = handle.send(searcher.stop_handle());
+    while let Ok(request) = inbox.recv() {
+        match request {
+            Request::NewGame => searcher.new_game(),
+            Request::Think {
+                id,
+                game,
+                limits,
+                level,
+            } => {
+                searcher.set_level(level);
+                let tx = reports.clone();
+                let mut observer = |info: &Info| {
+                    let _ = tx.send(wrap(Report::Info(id, info.clone())));
+                };
+                let result = searcher.search(&game, &limits, &mut observer);
+                if reports.send(wrap(Report::Done(id, result))).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,768 @@
+//! One game session: the player's commands, the computer's turns, and what is shown.
+//!
+//! Runs on the main thread. Input lines arrive from the input thread and the engine's
+//! reports from the engine thread, both as [`Event`]s on one channel, so the program stays
+//! responsive while the computer thinks: `now` makes it move at once. Other commands typed
+//! while it thinks wait their turn (so a scripted game through a pipe plays out in order).
+
+use crate::board::{self, Style};
+use crate::engine::{self, Engine, Purpose, Report, Request};
+use crate::notation;
+use crate::record::{self, Record};
+use crate::rules::{self, End};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+use std::time::Instant;
+use xiangqi::core::{Color, Game, Move, Position, RuleSet};
+use xiangqi::search::{Info, Level, Limits, Score};
+
+/// Something for the main thread to handle.
+pub enum Event {
+    /// A line typed by the player.
+    Line(String),
+    /// The input is closed.
+    Eof,
+    /// A report from the engine thread.
+    Engine(Report),
+}
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Players {
+    /// The player has this colour; the computer the other.
+    Human(Color),
+    /// The player plays both sides (the computer only gives hints).
+    Both,
+}
+
+/// How moves are written in the move list and the progress lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// 炮二平五
+    Chinese,
+    /// C2.5
+    Wxf,
+    /// h2e2
+    Iccs,
+}
+
+/// The settings chosen on the command line (and changed by commands).
+pub struct Settings {
+    /// Who plays.
+    pub players: Players,
+    /// Index into [`engine::levels`].
+    pub level: usize,
+    /// The computer's limits per move instead of a level (from `--depth`, `--nodes`,
+    /// `--movetime`).
+    pub limits: Option<Limits>,
+    /// The limits of a hint (full strength).
+    pub hint_limits: Limits,
+    /// The rules that judge repetitions.
+    pub rules: RuleSet,
+    /// Drawing style.
+    pub style: Style,
+    /// Move text in lists.
+    pub notation: Notation,
+    /// Echo the input lines (when the input is not a terminal, so transcripts read well).
+    pub echo: bool,
+    /// Show a prompt (when the input is a terminal).
+    pub prompt: bool,
+}
+
+struct Thinking {
+    id: u64,
+    purpose: Purpose,
+    started: Instant,
+    /// The position searched, to write the progress lines.
+    position: Position,
+}
+
+/// The game session.
+pub struct Session<W: Write> {
+    out: W,
+    settings: Settings,
+    game: Game,
+    tags: Vec<(String, String)>,
+    engine: Engine,
+    thinking: Option<Thinking>,
+    next_id: u64,
+    pending: VecDeque<String>,
+    input_closed: bool,
+    last_hint: Option<Move>,
+    /// The end of the game (by the rules or by resignation).
+    over: Option<End>,
+    quit: bool,
+}
+
+const HELP: &str = "\
+Moves: ICCS (h2e2), WXF (C2.5, H8+7, R+.3) or Chinese (炮二平五, 马８进７, 前车进一).
+Commands:
+  undo   悔棋    take back your last move (and the computer's reply)
+  redo   还原    play again what was taken back
+  hint   提示    the engine suggests a move for you, with its score
+  play           play the move of the last hint
+  now    立即    while the computer thinks: stop and make it move now
+  new [red|black|both]   新局   a new game (optionally choosing your side)
+  fen <FEN>      start a new game from a position
+  side <red|black|both>  change sides (both = you play both, the computer hints)
+  level <n>      strength level; `levels` lists them
+  resign 认输    give up the game
+  save <file>    保存   save the game as PGN
+  load <file>    载入   load a game from PGN (or a FEN-only line)
+  flip   翻转    turn the board around (正反棋盘)
+  board          draw the board again
+  moves  着法    the move list; `notation chinese|wxf|iccs` chooses how moves are written
+  fen            print the FEN of the position
+  help   帮助    this text
+  quit   退出    leave";
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "红方 red",
+        Color::Black => "黑方 black",
+    }
+}
+
+/// A score from the side to move's view, in words.
+pub fn score_text(score: Score) -> String {
+    match score.mate_moves() {
+        Some(n) if n > 0 => format!("mate in {n} (绝杀)"),
+        Some(n) => format!("mated in {} (被杀)", -n),
+        None => format!("{:+}", score.0),
+    }
+}
+
+impl<W: Write> Session<W> {
+    /// A session writing to `out`, starting from `game`.
+    pub fn new(out: W, settings: Settings, game: Game, engine: Engine) -> Session<W> {
+        Session {
+            out,
+            settings,
+            game,
+            tags: Vec::new(),
+            engine,
+            thinking: None,
+            next_id: 1,
+            pending: VecDeque::new(),
+            input_closed: false,
+            last_hint: None,
+            over: None,
+            quit: false,
+        }
+    }
+
+    fn say(&mut self, text: impl AsRef<str>) {
+        let _ = writeln!(self.out, "{}", text.as_ref());
+        let _ = self.out.flush();
+    }
+
+    fn computer_color(&self) -> Option<Color> {
+        match self.settings.players {
+            Players::Human(c) => Some(c.other()),
+            Players::Both => None,
+        }
+    }
+
+    fn computer_to_move(&self) -> bool {
+        self.computer_color() == Some(self.game.position().side_to_move())
+    }
+
+    /// The limits and level of a search for `purpose`.
+    fn search_limits(&self, purpose: Purpose) -> (Limits, Option<Level>) {
+        match (purpose, &self.settings.limits) {
+            (Purpose::Hint, _) => (self.settings.hint_limits.clone(), None),
+            (Purpose::Move, Some(l)) => (l.clone(), None),
+            (Purpose::Move, None) => {
+                let levels = engine::levels();
+                let level = levels[self.settings.level.min(levels.len() - 1)];
+                // The level caps depth and nodes; the time cap is for full strength.
+                let limits = Limits {
+                    movetime: Some(Duration::from_secs(10)),
+                    ..Limits::default()
+                };
+                (limits, Some(level))
+            }
+        }
+    }
+
+    /// Writes a move the way the settings ask.
+    fn move_text(&self, pos: &Position, m: Move) -> String {
+        match self.settings.notation {
+            Notation::Chinese => notation::to_chinese(pos, m),
+            Notation::Wxf => notation::to_wxf(pos, m),
+            Notation::Iccs => m.to_string(),
+        }
+    }
+
+    /// A line of moves from `pos`, in the chosen notation.
+    fn line_text(&self, pos: &Position, line: &[Move]) -> String {
+        let mut pos = pos.clone();
+        let mut words = Vec::new();
+        for &m in line {
+            if !pos.is_legal(m) {
+                break;
+            }
+            words.push(self.move_text(&pos, m));
+            pos.make_move(m);
+        }
+        words.join(" ")
+    }
+
+    fn show_board(&mut self) {
+        let style = self.settings.style;
+        let last = self.game.moves().last().copied();
+        let drawing = board::draw(self.game.position(), last, style);
+        let _ = write!(self.out, "{drawing}");
+        if let Some(m) = last {
+            let n = self.game.moves().len();
+            let before = &self.game.positions()[n - 1];
+            let text = format!(
+                "last move 上一着: {} {} ({m}, {})",
+                color_name(before.side_to_move()),
+                notation::to_chinese(before, m),
+                notation::to_wxf(before, m)
+            );
+            self.say(text);
+        }
+    }
+
+    fn prompt(&mut self) {
+        if self.over.is_some() {
+            if self.settings.prompt {
+                let _ = write!(self.out, "(game over) > ");
+            }
+        } else if self.settings.prompt {
+            let side = self.game.position().side_to_move();
+            let _ = write!(self.out, "{} to move 走棋 > ", color_name(side));
+        }
+        let _ = self.out.flush();
+    }
+
+    /// Runs the session until `quit` or the end of the input; `false` if the engine
+    /// thread died.
+    pub fn run(&mut self, events: Receiver<Event>) -> bool {
+        self.intro();
+        self.show_board();
+        self.check_end();
+        let mut prompted = false;
+        loop {
+            if self.quit {
+                return true;
+            }
+            if self.thinking.is_none() {
+                if self.over.is_none() && self.computer_to_move() {
+                    self.start_thinking(Purpose::Move);
+                    prompted = false;
+                    continue;
+                }
+                if let Some(line) = self.pending.pop_front() {
+                    self.handle_line(&line);
+                    prompted = false;
+                    continue;
+                }
+                if self.input_closed {
+                    return true;
+                }
+                if !prompted {
+                    self.prompt();
+                    prompted = true;
+                }
+            }
+            let Ok(event) = events.recv() else {
+                // Only the engine thread can still hold a sender here.
+                self.say("the engine thread stopped unexpectedly");
+                return false;
+            };
+            match event {
+                Event::Line(line) => {
+                    if self.thinking.is_some() {
+                        self.line_while_thinking(line);
+                    } else {
+                        self.pending.push_back(line);
+                    }
+                }
+                Event::Eof => self.input_closed = true,
+                Event::Engine(report) => self.engine_report(report),
+            }
+        }
+    }
+
+    fn intro(&mut self) {
+        self.say("象棋 xiangqi — play against the computer. Type `help` for the commands.");
+        let levels = engine::levels();
+        let level = &levels[self.settings.level.min(levels.len() - 1)];
+        let who = match self.settings.players {
+            Players::Human(c) => format!("you play {}", color_name(c)),
+            Players::Both => "you play both sides (the computer gives hints)".into(),
+        };
+        let strength = match &self.settings.limits {
+            Some(l) => format!("custom limits {}", limits_text(l)),
+            None => format!(
+                "level {} {} — {}",
+                self.settings.level + 1,
+                level.name,
+                level.description
+            ),
+        };
+        self.say(format!("{who}; {strength}"));
+    }
+
+    fn line_while_thinking(&mut self, line: String) {
+        let word = line.trim();
+        match word {
+            "now" | "stop" | "move" | "go" | "立即" | "." => {
+                if self.settings.echo {
+                    self.say(format!("> {word}"));
+                }
+                self.engine.stop();
+            }
+            // A quit typed behind other commands (a script) waits for them.
+            "quit" | "exit" | "退出" if self.pending.is_empty() => {
+                self.engine.stop();
+                self.quit = true;
+            }
+            _ => self.pending.push_back(line),
+        }
+    }
+
+    fn start_thinking(&mut self, purpose: Purpose) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let (limits, level) = self.search_limits(purpose);
+        let position = self.game.position().clone();
+        let who = match purpose {
+            Purpose::Move => "The computer is thinking 电脑思考中",
+            Purpose::Hint => "Looking for a hint 提示",
+        };
+        self.say(format!("{who}... (type `now` to make it move at once)"));
+        self.engine.send(Request::Think {
+            id,
+            game: Box::new(self.game.clone()),
+            limits: Box::new(limits),
+            level,
+        });
+        self.thinking = Some(Thinking {
+            id,
+            purpose,
+            started: Instant::now(),
+            position,
+        });
+    }
+
+    fn engine_report(&mut self, report: Report) {
+        let Some(thinking) = &self.thinking else {
+            return;
+        };
+        match report {
+            Report::Info(id, info) if id == thinking.id => {
+                let text = self.info_text(&thinking.position, &info);
+                self.say(text);
+            }
+            Report::Done(id, result) if id == thinking.id => {
+                let purpose = thinking.purpose;
+                let elapsed = thinking.started.elapsed();
+                self.thinking = None;
+                let Some(best) = result.best_move else {
+                    self.check_end();
+                    return;
+                };
+                let pos = self.game.position().clone();
+                if !pos.is_legal(best) {
+                    self.say(format!(
+                        "the engine offered an illegal move {best}; ignored"
+                    ));
+                    return;
+                }
+                match purpose {
+                    Purpose::Hint => {
+                        self.last_hint = Some(best);
+                        let pv = self.line_text(&pos, &result.pv);
+                        self.say(format!(
+                            "hint 提示: {} ({best}, {}) score {} depth {} — line: {pv}\n(type `play` to play it)",
+                            notation::to_chinese(&pos, best),
+                            notation::to_wxf(&pos, best),
+                            score_text(result.score),
+                            result.depth,
+                        ));
+                    }
+                    Purpose::Move => {
+                        self.say(format!(
+                            "computer 电脑: {} ({best}) score {} depth {} nodes {} in {:.1}s",
+                            notation::to_chinese(&pos, best),
+                            score_text(result.score),
+                            result.depth,
+                            result.nodes,
+                            elapsed.as_secs_f64()
+                        ));
+                        self.play_move(best);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn info_text(&self, pos: &Position, info: &Info) -> String {
+        format!(
+            "  depth {:>2}  score {:>7}  nodes {:>9}  {:>6} ms  {}",
+            info.depth,
+            score_text(info.score),
+            info.nodes,
+            info.time.as_millis(),
+            self.line_text(pos, &info.pv)
+        )
+    }
+
+    /// Plays a legal move, announces it, check and the end of the game.
+    fn play_move(&mut self, m: Move) {
+        let before = self.game.position().clone();
+        if self.game.play(m).is_err() {
+            self.say(format!("{m} is not legal here"));
+            return;
+        }
+        self.last_hint = None;
+        let number = before.fullmove_number();
+        let dots = if before.side_to_move() == Color::Red {
+            "."
+        } else {
+            "..."
+        };
+        self.say(format!(
+            "{number}{dots} {} {} ({m}, {})",
+            color_name(before.side_to_move()),
+            notation::to_chinese(&before, m),
+            notation::to_wxf(&before, m)
+        ));
+        if self.game.position().is_check() && self.game.position().outcome().is_none() {
+            self.say("将军! Check!");
+        }
+        let computer_next = self.computer_to_move();
+        self.check_end();
+        if !computer_next || self.over.is_some() {
+            self.show_board();
+        }
+    }
+
+    fn check_end(&mut self) {
+        if self.over.is_some() {
+            return;
+        }
+        if let Some(end) = rules::outcome(&self.game, self.settings.rules) {
+            self.say(format!("Game over 对局结束 — {end}"));
+            self.say("Save it with `save <file>.pgn`; `new` starts another game, `undo` takes back, `quit` leaves.");
+            self.over = Some(end);
+        }
+    }
+
+    fn handle_line(&mut self, line: &str) {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        if self.settings.echo {
+            self.say(format!("> {line}"));
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word.to_lowercase().as_str() {
+            "help" | "h" | "?" | "帮助" => self.say(HELP),
+            "quit" | "exit" | "q" | "退出" => self.quit = true,
+            "undo" | "u" | "悔棋" => self.undo(),
+            "redo" | "还原" => self.redo(),
+            "hint" | "提示" => {
+                if self.over.is_some() {
+                    self.say("the game is over");
+                } else {
+                    self.start_thinking(Purpose::Hint);
+                }
+            }
+            "play" => match self.last_hint {
+                Some(m) if self.over.is_none() && self.game.position().is_legal(m) => {
+                    self.play_move(m)
+                }
+                _ => self.say("no hint to play: type `hint` first"),
+            },
+            "now" | "stop" | "立即" => self.say("the computer is not thinking"),
+            "new" | "新局" => self.new_game(rest),
+            "side" => match parse_players(rest) {
+                Some(p) => {
+                    self.settings.players = p;
+                    self.settings.style.flipped = p == Players::Human(Color::Black);
+                    self.say(format!("sides changed; {}", players_text(p)));
+                }
+                None => self.say("side red, side black or side both"),
+            },
+            "level" => self.set_level(rest),
+            "levels" => self.list_levels(),
+            "resign" | "认输" => self.resign(),
+            "save" | "保存" => self.save(rest),
+            "load" | "载入" | "打开" => self.load(rest),
+            "flip" | "翻转" => {
+                self.settings.style.flipped = !self.settings.style.flipped;
+                self.show_board();
+            }
+            "board" | "b" => self.show_board(),
+            "moves" | "着法" => self.list_moves(rest),
+            "notation" => match rest {
+                "chinese" | "中文" => self.settings.notation = Notation::Chinese,
+                "wxf" => self.settings.notation = Notation::Wxf,
+                "iccs" => self.settings.notation = Notation::Iccs,
+                _ => self.say("notation chinese, notation wxf or notation iccs"),
+            },
+            "fen" if rest.is_empty() => {
+                let fen = self.game.position().fen();
+                self.say(format!("FEN {fen}"));
+            }
+            "fen" => match Position::from_fen(rest) {
+                Ok(pos) => {
+                    self.start_game(Game::new(pos), Vec::new());
+                }
+                Err(e) => self.say(format!("bad FEN: {e}")),
+            },
+            _ => self.try_move(line),
+        }
+    }
+
+    fn try_move(&mut self, text: &str) {
+        if let Some(end) = &self.over {
+            let end = end.to_string();
+            self.say(format!(
+                "the game is over ({end}); `new`, `undo`, `save` or `quit`"
+            ));
+            return;
+        }
+        if self.computer_to_move() {
+            self.say("it is the computer's turn");
+            return;
+        }
+        match notation::parse_move(self.game.position(), text) {
+            Ok(m) => self.play_move(m),
+            Err(e) => self.say(format!("refused 不行: {e}")),
+        }
+    }
+
+    fn undo(&mut self) {
+        if self.game.moves().is_empty() {
+            self.say("nothing to undo");
+            return;
+        }
+        self.over = None;
+        self.game.undo();
+        // Take back the computer's reply too, so that it is the player's turn again.
+        while self.computer_to_move() && !self.game.moves().is_empty() {
+            self.game.undo();
+        }
+        self.last_hint = None;
+        self.say(format!(
+            "taken back 悔棋; {} moves played",
+            self.game.moves().len()
+        ));
+        self.show_board();
+        self.check_end();
+    }
+
+    fn redo(&mut self) {
+        if self.game.redo_moves().is_empty() {
+            self.say("nothing to redo");
+            return;
+        }
+        self.game.redo();
+        while self.computer_to_move() && !self.game.redo_moves().is_empty() {
+            self.game.redo();
+        }
+        self.last_hint = None;
+        self.say(format!(
+            "replayed 还原; {} moves played",
+            self.game.moves().len()
+        ));
+        self.show_board();
+        self.check_end();
+    }
+
+    fn new_game(&mut self, rest: &str) {
+        if let Some(p) = parse_players(rest) {
+            self.settings.players = p;
+            self.settings.style.flipped = p == Players::Human(Color::Black);
+        }
+        self.start_game(Game::new(Position::startpos()), Vec::new());
+    }
+
+    fn start_game(&mut self, game: Game, tags: Vec<(String, String)>) {
+        self.game = game;
+        self.tags = tags;
+        self.over = None;
+        self.last_hint = None;
+        self.engine.send(Request::NewGame);
+        self.say(format!(
+            "new game 新局; {}",
+            players_text(self.settings.players)
+        ));
+        self.show_board();
+        self.check_end();
+    }
+
+    fn set_level(&mut self, rest: &str) {
+        let levels = engine::levels();
+        match rest.parse::<usize>() {
+            Ok(n) if (1..=levels.len()).contains(&n) => {
+                self.settings.level = n - 1;
+                self.settings.limits = None;
+                let l = &levels[n - 1];
+                self.say(format!("level {n}: {} — {}", l.name, l.description));
+            }
+            _ => {
+                self.say(format!("level 1..{}", levels.len()));
+                self.list_levels();
+            }
+        }
+    }
+
+    fn list_levels(&mut self) {
+        for (i, l) in engine::levels().iter().enumerate() {
+            let mark = if i == self.settings.level { '*' } else { ' ' };
+            self.say(format!("{mark}{} {} — {}", i + 1, l.name, l.description));
+        }
+    }
+
+    fn resign(&mut self) {
+        if self.over.is_some() {
+            self.say("the game is already over");
+            return;
+        }
+        let loser = match self.settings.players {
+            Players::Human(c) => c,
+            Players::Both => self.game.position().side_to_move(),
+        };
+        let end = End {
+            winner: Some(loser.other()),
+            reason: format!("{} resigns (认输)", color_name(loser)),
+        };
+        self.say(format!("Game over 对局结束 — {end}"));
+        self.say("Save it with `save <file>.pgn`; `new` starts another game, `quit` leaves.");
+        self.over = Some(end);
+    }
+
+    fn save(&mut self, path: &str) {
+        if path.is_empty() {
+            self.say("save <file>: say where");
+            return;
+        }
+        let mut tags = self.tags.clone();
+        tags.retain(|(k, _)| k != "Red" && k != "Black");
+        let (red, black) = match self.settings.players {
+            Players::Human(Color::Red) => ("Player", "Computer"),
+            Players::Human(Color::Black) => ("Computer", "Player"),
+            Players::Both => ("Player", "Player"),
+        };
+        if !tags.iter().any(|(k, _)| k == "Event") {
+            tags.insert(0, ("Event".into(), "Game against the computer".into()));
+        }
+        tags.push(("Red".into(), red.into()));
+        tags.push(("Black".into(), black.into()));
+        let result = self.over.as_ref().map_or("*", End::result);
+        let text = record::write(
+            &Record {
+                tags,
+                game: self.game.clone(),
+            },
+            result,
+        );
+        match std::fs::write(path, text) {
+            Ok(()) => self.say(format!(
+                "saved 已保存 {} moves to {path}",
+                self.game.moves().len()
+            )),
+            Err(e) => self.say(format!("cannot save to {path}: {e}")),
+        }
+    }
+
+    fn load(&mut self, path: &str) {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                self.say(format!("cannot read {path}: {e}"));
+                return;
+            }
+        };
+        match record::read(&bytes) {
+            Ok(rec) => {
+                self.say(format!(
+                    "loaded 已载入 {} moves from {path}",
+                    rec.game.moves().len()
+                ));
+                self.start_game(rec.game, rec.tags);
+            }
+            Err(e) => self.say(format!("cannot load {path}: {e}")),
+        }
+    }
+
+    fn list_moves(&mut self, rest: &str) {
+        let notation = match rest {
+            "wxf" => Notation::Wxf,
+            "iccs" => Notation::Iccs,
+            "chinese" | "中文" => Notation::Chinese,
+            _ => self.settings.notation,
+        };
+        let saved = self.settings.notation;
+        self.settings.notation = notation;
+        let mut lines = Vec::new();
+        let mut line = String::new();
+        for (m, pos) in self.game.moves().iter().zip(self.game.positions()) {
+            if pos.side_to_move() == Color::Red || line.is_empty() {
+                if !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                let dots = if pos.side_to_move() == Color::Red {
+                    "."
+                } else {
+                    ". ……"
+                };
+                line = format!("{:>3}{dots}", pos.fullmove_number());
+            }
+            line.push_str(&format!(" {}", self.move_text(pos, *m)));
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        self.settings.notation = saved;
+        if lines.is_empty() {
+            self.say("no moves yet");
+        }
+        for l in lines {
+            self.say(l);
+        }
+    }
+}
+
+fn parse_players(text: &str) -> Option<Players> {
+    match text.trim() {
+        "red" | "r" | "红" | "红方" => Some(Players::Human(Color::Red)),
+        "black" | "b" | "黑" | "黑方" => Some(Players::Human(Color::Black)),
+        "both" | "two" | "双方" => Some(Players::Both),
+        _ => None,
+    }
+}
+
+fn players_text(p: Players) -> String {
+    match p {
+        Players::Human(c) => format!("you play {}", color_name(c)),
+        Players::Both => "you play both sides".into(),
+    }
+}
+
+/// The limits in words.
+pub fn limits_text(l: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    if let Some(t) = l.movetime {
+        parts.push(format!("{} ms", t.as_millis()));
+    }
+    parts.join(", ")
+}
