@@ -72,66 +72,97 @@ fn can_capture_on(pos: &Position, square: Square) -> bool {
     pos.legal_captures().iter().any(|m| m.to() == square)
 }
 
-/// The set (bit per piece id) of the pieces of `chaser`'s opponent that `chaser` attacks
-/// as a chase in `pos`: it could win them with its next move.
+/// Attacks of one side, by pairs of piece ids: `attacks[a]` has bit `v` set when the
+/// piece with id `a` can legally capture the piece with id `v`; `chases[a]` when that
+/// capture is also a chase by the rules.
+#[derive(Clone, Copy)]
+pub(crate) struct Pairs {
+    pub(crate) attacks: [u32; 32],
+    pub(crate) chases: [u32; 32],
+}
+
+impl Pairs {
+    pub(crate) const EMPTY: Pairs = Pairs {
+        attacks: [0; 32],
+        chases: [0; 32],
+    };
+
+    /// The pieces chased by any attacker.
+    pub(crate) fn chased(&self) -> u32 {
+        self.chases.iter().fold(0, |acc, v| acc | v)
+    }
+
+    /// The victims of chases in `self` made by an attack that `before` did not have: a
+    /// piece that moved, or a line that opened.
+    pub(crate) fn new_attack_victims(&self, before: &Pairs) -> u32 {
+        self.chases
+            .iter()
+            .zip(before.attacks.iter())
+            .fold(0, |acc, (now, then)| acc | (now & !then))
+    }
+}
+
+/// The pairs (attacker, victim) in which `chaser` attacks a piece of the opponent by a
+/// legal capture, and which of them are chases by the rules (see the module docs).
 ///
 /// `pos` must have `chaser` to move, or have the opponent to move while not in check (then
-/// the turn is passed for the test). The position is restored before returning.
-pub(crate) fn chased_set(pos: &mut Position, ids: &Ids, chaser: Color) -> u32 {
+/// the turn is passed for the test; if the opponent is in check, nothing is returned).
+/// The position is restored before returning.
+pub(crate) fn attack_pairs(pos: &mut Position, ids: &Ids, chaser: Color) -> Pairs {
+    let mut pairs = Pairs::EMPTY;
     let passed = if pos.side_to_move() != chaser {
         if pos.is_check() {
-            // The chaser's last move gave check: the rules count it as a check, not a chase.
-            return 0;
+            return pairs;
         }
         Some(pos.make_null())
     } else {
         None
     };
-    let mut set = 0u32;
     for m in pos.legal_captures() {
-        let Some(attacker) = pos.piece_at(m.from()) else {
-            continue;
-        };
-        if matches!(attacker.role, Role::King | Role::Pawn) || !is_target(pos, m.to()) {
+        let (a, v) = (ids.at(m.from()), ids.at(m.to()));
+        if a == NO_ID || v == NO_ID {
             continue;
         }
-        let id = ids.at(m.to());
-        if id == NO_ID || set & (1 << id) != 0 {
-            continue;
-        }
-        let Some(victim) = pos.piece_at(m.to()) else {
-            continue;
-        };
-        let wins_exchange = victim.role == Role::Chariot
-            && matches!(attacker.role, Role::Horse | Role::Cannon)
-            || matches!(attacker.role, Role::Advisor | Role::Elephant)
-                && matches!(victim.role, Role::Chariot | Role::Horse | Role::Cannon);
-        let chase = if wins_exchange {
-            true
-        } else {
-            let undo = pos.make_move(m);
-            let protected = can_capture_on(pos, m.to());
-            pos.unmake_move(m, undo);
-            if protected {
-                false
-            } else if attacker.role == victim.role {
-                // An offer to exchange, unless the target cannot take back.
-                let null = pos.make_null();
-                let can_take_back = pos.is_legal(Move::new(m.to(), m.from()));
-                pos.unmake_null(null);
-                !can_take_back
-            } else {
-                true
-            }
-        };
-        if chase {
-            set |= 1 << id;
+        pairs.attacks[usize::from(a)] |= 1 << v;
+        if is_chase(pos, m) {
+            pairs.chases[usize::from(a)] |= 1 << v;
         }
     }
     if let Some(undo) = passed {
         pos.unmake_null(undo);
     }
-    set
+    pairs
+}
+
+/// Is the legal capture `m` (by the side to move) a chase by the rules?
+fn is_chase(pos: &mut Position, m: Move) -> bool {
+    let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
+        return false;
+    };
+    if matches!(attacker.role, Role::King | Role::Pawn) || !is_target(pos, m.to()) {
+        return false;
+    }
+    let wins_exchange = victim.role == Role::Chariot
+        && matches!(attacker.role, Role::Horse | Role::Cannon)
+        || matches!(attacker.role, Role::Advisor | Role::Elephant)
+            && matches!(victim.role, Role::Chariot | Role::Horse | Role::Cannon);
+    if wins_exchange {
+        return true;
+    }
+    let undo = pos.make_move(m);
+    let protected = can_capture_on(pos, m.to());
+    pos.unmake_move(m, undo);
+    if protected {
+        return false;
+    }
+    if attacker.role == victim.role {
+        // An offer to exchange, unless the target cannot take back.
+        let null = pos.make_null();
+        let can_take_back = pos.is_legal(Move::new(m.to(), m.from()));
+        pos.unmake_null(null);
+        return !can_take_back;
+    }
+    true
 }
 
 /// Does `attacker`, who has just moved (the opponent is to move and not in check),

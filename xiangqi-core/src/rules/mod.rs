@@ -229,11 +229,16 @@ pub fn judge_repetition(start: &Position, cycle: &[Move], rules: RuleSet) -> Rep
             break;
         }
         let us = pos.side_to_move();
+        let them = us.other();
         let c = &mut conduct[us.index()];
-        let before = if c.chase != 0 {
-            chase::chased_set(&mut pos, &ids, us)
+        let tracking = c.chase != 0;
+        let (before, threatened_before) = if tracking {
+            (
+                chase::attack_pairs(&mut pos, &ids, us),
+                chase::attack_pairs(&mut pos, &ids, them).chased(),
+            )
         } else {
-            0
+            (chase::Pairs::EMPTY, 0)
         };
         pos.make_move(m);
         ids.make_move(m);
@@ -245,12 +250,36 @@ pub fn judge_repetition(start: &Position, cycle: &[Move], rules: RuleSet) -> Rep
             c.threats += 1;
         } else {
             c.others += 1;
-            if c.chase != 0 {
-                c.chase &= chase::chased_set(&mut pos, &ids, us) & !before;
+            if tracking {
+                c.chase &= new_chases(&mut pos, &ids, us, &before, threatened_before);
             }
         }
     }
     verdict(&conduct, start, rules)
+}
+
+/// The pieces that the move just made by `us` newly chases.
+///
+/// A chase is new when the attack itself is new (the moved piece attacks, or its move
+/// uncovered another attacker), or when an existing attack became a chase because the
+/// move took away the target's protection, unless the move was an escape: it ended a
+/// chase against one of `us`'s own pieces (a defensive move that happens to unprotect
+/// a piece is no chase; WXF rulings D39-41, D61).
+fn new_chases(
+    pos: &mut Position,
+    ids: &Ids,
+    us: Color,
+    before: &chase::Pairs,
+    threatened_before: u32,
+) -> u32 {
+    let after = chase::attack_pairs(pos, ids, us);
+    let mut new = after.new_attack_victims(before);
+    let threatened_after = chase::attack_pairs(pos, ids, us.other()).chased();
+    let escaped = threatened_before & !threatened_after != 0;
+    if !escaped {
+        new |= after.chased() & !before.chased();
+    }
+    new
 }
 
 fn verdict(conduct: &[Conduct; 2], start: &Position, rules: RuleSet) -> RepetitionVerdict {
