@@ -221,9 +221,45 @@ impl Conduct {
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 pub fn judge_repetition(start: &Position, cycle: &[Move], rules: RuleSet) -> RepetitionVerdict {
+    let mut conduct = [Conduct::new(), Conduct::new()];
+    // A cheap first pass for checks: perpetual check decides alone, and under the Asian
+    // rules a side that checks at all cannot be chasing perpetually.
+    let mut pos = start.clone();
+    let mut checks = [(0u32, 0u32); 2];
+    for &m in cycle {
+        if !pos.is_legal(m) {
+            break;
+        }
+        let us = pos.side_to_move().index();
+        pos.make_move(m);
+        checks[us].0 += 1;
+        checks[us].1 += u32::from(pos.is_check());
+    }
+    let all_checks = |(moves, checks): (u32, u32)| moves > 0 && moves == checks;
+    if all_checks(checks[0]) || all_checks(checks[1]) {
+        for (c, &(moves, n)) in conduct.iter_mut().zip(checks.iter()) {
+            c.moves = moves;
+            c.checks = n;
+        }
+        let mut pos = start.clone();
+        for &m in cycle {
+            if !pos.is_legal(m) {
+                break;
+            }
+            conduct[pos.side_to_move().index()].list.push(m);
+            pos.make_move(m);
+        }
+        return verdict(&conduct, start, rules);
+    }
+    if rules == RuleSet::Asian {
+        for (c, &(_, n)) in conduct.iter_mut().zip(checks.iter()) {
+            if n > 0 {
+                c.chase = 0;
+            }
+        }
+    }
     let mut pos = start.clone();
     let mut ids = Ids::new(start);
-    let mut conduct = [Conduct::new(), Conduct::new()];
     for &m in cycle {
         if !pos.is_legal(m) {
             break;
