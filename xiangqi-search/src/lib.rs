@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 pub use tt::{score_from_tt, score_to_tt, Bound, Tt, TtEntry};
-use xiangqi_core::{Game, Move};
+use xiangqi_core::{Game, Move, RuleSet};
 pub use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};
 
 /// A player's clock, for clock play.
@@ -146,6 +146,7 @@ pub struct Searcher<E: Evaluator = DefaultEvaluator> {
     params: Params,
     level: Option<Level>,
     seed: u64,
+    rules: RuleSet,
 }
 
 impl Searcher<DefaultEvaluator> {
@@ -175,6 +176,7 @@ impl<E: Evaluator> Searcher<E> {
             params: Params::default(),
             level: None,
             seed: 0x9e37_79b9_7f4a_7c15,
+            rules: RuleSet::default(),
         }
     }
     /// Sets the transposition table size in MiB (clears it).
@@ -205,6 +207,10 @@ impl<E: Evaluator> Searcher<E> {
     /// Plays at a strength level (`None`: full strength). See [`Level::all`].
     pub fn set_level(&mut self, level: Option<Level>) {
         self.level = level;
+    }
+    /// Sets the rules that judge repetitions met in the search (perpetual check and chase).
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
     }
     /// Seeds the randomness of the weaker levels (each game should get its own seed).
     pub fn set_seed(&mut self, seed: u64) {
@@ -272,7 +278,7 @@ impl<E: Evaluator> Searcher<E> {
         let history = &positions[..positions.len() - 1];
         let threads = self.threads;
         for w in &mut self.workers[..threads] {
-            w.prepare(history, root, &root_moves, threads == 1);
+            w.prepare(history, game.moves(), root, &root_moves, threads == 1);
         }
         self.workers[0].tm = Some(time::TimeManager::new(&limits, start));
         let shared = Shared {
@@ -286,6 +292,7 @@ impl<E: Evaluator> Searcher<E> {
             multipv: self.multipv,
             noise,
             seed: self.seed,
+            rules: self.rules,
         };
         let (main, helpers) = self.workers[..threads].split_at_mut(1);
         std::thread::scope(|s| {

@@ -9,7 +9,7 @@ use crate::{Info, Limits, Params};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-use xiangqi_core::{Move, MoveList, Position, Role, MAX_MOVES};
+use xiangqi_core::{judge_repetition, Move, MoveList, Position, Role, RuleSet, MAX_MOVES};
 use xiangqi_eval::{Evaluator, Score};
 
 /// The deepest ply the search goes (plies from the root).
@@ -34,6 +34,8 @@ pub(crate) struct Shared<'a> {
     /// Evaluation noise amplitude (strength levels), with its seed.
     pub noise: i32,
     pub seed: u64,
+    /// The rules that judge repetitions (chases) in the tree.
+    pub rules: RuleSet,
 }
 
 impl Shared<'_> {
@@ -72,6 +74,10 @@ pub(crate) struct Worker<E: Evaluator> {
     /// Keys of the game's positions, then of the tree's; `in_check` alongside.
     keys: Vec<u64>,
     in_check: Vec<bool>,
+    /// The game's positions and moves since the last capture (the root last), for the
+    /// repetition judge; `keys[i]` is the key of `hist_positions[i]`.
+    hist_positions: Vec<Position>,
+    hist_moves: Vec<Move>,
     frames: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: Box<[usize; MAX_PLY + 1]>,
@@ -117,6 +123,8 @@ impl<E: Evaluator> Worker<E> {
             seldepth: 0,
             keys: Vec::new(),
             in_check: Vec::new(),
+            hist_positions: Vec::new(),
+            hist_moves: Vec::new(),
             frames: Box::new([Frame::default(); MAX_PLY + 4]),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: Box::new([0; MAX_PLY + 1]),
@@ -146,6 +154,7 @@ impl<E: Evaluator> Worker<E> {
     pub fn prepare(
         &mut self,
         history: &[Position],
+        history_moves: &[Move],
         root: &Position,
         root_moves: &[Move],
         single_thread: bool,
@@ -163,10 +172,15 @@ impl<E: Evaluator> Worker<E> {
         self.in_check.reserve(history.len() + MAX_PLY + 8);
         // Only positions since the last capture can repeat.
         let since = (root.halfmove_clock() as usize).min(history.len());
-        for p in &history[history.len() - since..] {
+        self.hist_positions.clear();
+        self.hist_moves.clear();
+        for (i, p) in history.iter().enumerate().skip(history.len() - since) {
             self.keys.push(p.key());
             self.in_check.push(p.is_check());
+            self.hist_positions.push(p.clone());
+            self.hist_moves.push(history_moves[i]);
         }
+        self.hist_positions.push(root.clone());
         self.keys.push(root.key());
         self.in_check.push(root.is_check());
         // Age the killers; keep the history but damp it.
@@ -288,14 +302,14 @@ impl<E: Evaluator> Worker<E> {
     /// Verdict on a repetition of the current position, if any: `Some(score)` for the side
     /// to move. Perpetual check by one side loses for it; other repetitions are draws.
     #[inline]
-    fn repetition(&self, ply: usize) -> Option<i32> {
+    fn repetition(&self, shared: &Shared, ply: usize) -> Option<i32> {
         let cur = self.keys.len() - 1;
         let key = self.keys[cur];
         let limit = (self.pos.halfmove_clock() as usize).min(cur);
         let mut i = 4;
         while i <= limit {
             if self.keys[cur - i] == key {
-                return Some(self.judge_cycle(cur - i, cur, ply));
+                return Some(self.judge_cycle(shared, cur - i, cur, ply));
             }
             i += 2;
         }
@@ -305,14 +319,55 @@ impl<E: Evaluator> Worker<E> {
     /// Judges the cycle from index `first` to `cur` (same position, same side to move).
     /// This is the swappable rule: the rules team's `judge_repetition` (chases too) can
     /// replace it.
-    fn judge_cycle(&self, first: usize, cur: usize, ply: usize) -> i32 {
+    fn judge_cycle(&self, shared: &Shared, first: usize, cur: usize, ply: usize) -> i32 {
+        let lose = -MATE + ply as i32 + 1;
+        let win = MATE - ply as i32 - 1;
         // Positions first+1, first+3, ..: the opponent to move, in check = we checked.
         let us_checks = (first + 1..cur).step_by(2).all(|k| self.in_check[k]);
         let them_checks = (first + 2..=cur).step_by(2).all(|k| self.in_check[k]);
         match (us_checks, them_checks) {
-            (true, false) => -MATE + ply as i32 + 1,
-            (false, true) => MATE - ply as i32 - 1,
-            _ => 0,
+            (true, false) => return lose,
+            (false, true) => return win,
+            (true, true) => return 0,
+            _ => {}
+        }
+        // No perpetual check: ask the rules about chases (and, under the Chinese rules,
+        // mate threats), replaying the cycle from its first position.
+        let root_idx = self.hist_positions.len() - 1;
+        let mut cycle: ArrayVec<Move, { 2 * MAX_PLY + 8 }> = ArrayVec::new();
+        let start;
+        let tree_from;
+        if first >= root_idx {
+            let mut p = self.hist_positions[root_idx].clone();
+            for f in &self.frames[..first - root_idx] {
+                match f.mv {
+                    Some(m) => {
+                        p.make_move(m);
+                    }
+                    None => return 0,
+                }
+            }
+            start = p;
+            tree_from = first - root_idx;
+        } else {
+            start = self.hist_positions[first].clone();
+            for &m in &self.hist_moves[first..] {
+                if cycle.try_push(m).is_err() {
+                    return 0;
+                }
+            }
+            tree_from = 0;
+        }
+        for f in &self.frames[tree_from..ply] {
+            match f.mv {
+                Some(m) if cycle.try_push(m).is_ok() => {}
+                _ => return 0,
+            }
+        }
+        match judge_repetition(&start, &cycle, shared.rules).loser() {
+            Some(c) if c == self.pos.side_to_move() => lose,
+            Some(_) => win,
+            None => 0,
         }
     }
 
@@ -674,7 +729,7 @@ impl<E: Evaluator> Worker<E> {
         let in_check = self.pos.is_check();
         let cur = self.keys.len() - 1;
         self.in_check[cur] = in_check;
-        if let Some(s) = self.repetition(ply) {
+        if let Some(s) = self.repetition(shared, ply) {
             return s;
         }
         if self.pos.halfmove_clock() >= RULE60 {
@@ -980,7 +1035,7 @@ impl<E: Evaluator> Worker<E> {
         let cur = self.keys.len() - 1;
         self.in_check[cur] = in_check;
         if in_check {
-            if let Some(s) = self.repetition(ply) {
+            if let Some(s) = self.repetition(shared, ply) {
                 return s;
             }
         }
