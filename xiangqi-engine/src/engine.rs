@@ -62,9 +62,12 @@ struct SearchJob {
     protocol: Protocol,
 }
 
+/// A change to the searcher, run on the search thread between searches.
+type Configure = Box<dyn FnOnce(&mut Searcher) + Send>;
+
 enum Job {
     Search(Box<SearchJob>),
-    Configure(Box<dyn FnOnce(&mut Searcher) + Send>),
+    Configure(Configure),
     Sync(mpsc::Sender<()>),
 }
 
@@ -284,8 +287,17 @@ impl Engine {
                 if let Some(n) = note {
                     self.info(&n);
                 }
+                if change == Change::Strength {
+                    let levels = xiangqi_search::Level::all();
+                    match self.options.level_index(levels.len()).map(|i| levels[i]) {
+                        Some(l) => {
+                            self.info(&format!("strength level {}: {}", l.name, l.description))
+                        }
+                        None => self.info("full strength"),
+                    }
+                }
                 let o = self.options.clone();
-                let job: Option<Box<dyn FnOnce(&mut Searcher) + Send>> = match change {
+                let job: Option<Configure> = match change {
                     Change::Nothing => None,
                     Change::Hash => Some(Box::new(move |s| s.set_hash_size(o.hash_mb))),
                     Change::Threads => Some(Box::new(move |s| s.set_threads(o.threads))),
@@ -495,9 +507,10 @@ impl Drop for Engine {
 }
 
 /// Passes the strength options to the searcher.
-// The search's `Level` / `set_level` are not there yet: the options are kept and take
-// effect once they are.
-fn apply_strength(_s: &mut Searcher, _o: &Options) {}
+fn apply_strength(s: &mut Searcher, o: &Options) {
+    let levels = xiangqi_search::Level::all();
+    s.set_level(o.level_index(levels.len()).map(|i| levels[i]));
+}
 
 /// Passes the rule options to the searcher.
 // Waiting on the search's `set_rules`.
@@ -559,7 +572,7 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
     while hold && !f.stop && !(limits.ponder && f.ponderhit) {
         f = shared.wait(f);
     }
-    out(&output::bestmove_line(&pos, best, ponder, protocol));
+    out(&output::bestmove_line(best, ponder, protocol));
     f.searching = false;
     f.handle = None;
     shared.changed.notify_all();

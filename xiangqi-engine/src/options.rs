@@ -295,7 +295,7 @@ impl Options {
             if is_ignored(&name) || is_ignored(name.split_whitespace().next().unwrap_or("")) {
                 return Ok((
                     Change::Nothing,
-                    Some(format!("option {name} is not used by this engine; ignored")),
+                    Some(format!("option {name} has no effect in this engine")),
                 ));
             }
             return Err(format!("no such option: {name:?}"));
@@ -383,21 +383,23 @@ impl Options {
     }
 
     /// The strength level to play at, as an index into a list of `levels` levels ordered
-    /// from weakest to strongest; `None` for full strength. `UCI_LimitStrength` with
-    /// `UCI_Elo` wins over `Skill Level`, as in Stockfish.
+    /// from weakest to strongest, the last being full strength; `None` for full strength.
+    /// `UCI_LimitStrength` with `UCI_Elo` wins over `Skill Level`, as in Stockfish.
+    /// `Skill Level` 0 to 19 spread over the levels below full strength; the top `UCI_Elo`
+    /// is the last level.
     pub fn level_index(&self, levels: usize) -> Option<usize> {
         if levels == 0 {
             return None;
         }
+        let top = levels - 1;
         if self.limit_strength {
-            let span = (ELO_MAX - ELO_MIN + 1) as usize;
-            let i = (self.elo.saturating_sub(ELO_MIN) as usize) * levels / span;
-            return Some(i.min(levels - 1));
+            let above = self.elo.clamp(ELO_MIN, ELO_MAX) - ELO_MIN;
+            return Some(above as usize * top / (ELO_MAX - ELO_MIN) as usize);
         }
         if self.skill_level >= SKILL_MAX {
             return None;
         }
-        Some((self.skill_level as usize * levels / SKILL_MAX as usize).min(levels - 1))
+        Some(self.skill_level as usize * top / SKILL_MAX as usize)
     }
 }
 
@@ -468,12 +470,16 @@ mod tests {
         o.skill_level = 0;
         assert_eq!(o.level_index(5), Some(0));
         o.skill_level = 19;
-        assert_eq!(o.level_index(5), Some(4));
+        assert_eq!(o.level_index(8), Some(6));
+        o.skill_level = 10;
+        assert_eq!(o.level_index(8), Some(3));
         o.limit_strength = true;
         o.elo = ELO_MIN;
         assert_eq!(o.level_index(5), Some(0));
         o.elo = ELO_MAX;
         assert_eq!(o.level_index(5), Some(4));
+        o.elo = (ELO_MIN + ELO_MAX) / 2;
+        assert_eq!(o.level_index(9), Some(4));
         assert_eq!(o.level_index(0), None);
     }
 }

@@ -1,7 +1,7 @@
 //! The lines the engine writes while and after searching, in each protocol's dialect.
 
 use crate::command::Protocol;
-use xiangqi_core::{Move, Position};
+use xiangqi_core::Move;
 use xiangqi_eval::Score;
 use xiangqi_search::Info;
 
@@ -53,21 +53,13 @@ pub fn info_line(info: &Info, protocol: Protocol) -> String {
 /// The `bestmove` line; with no move (the side to move is mated or stalemated) UCI says
 /// `bestmove (none)` after a `score mate 0` info line, as Pikafish does, and UCCI says
 /// `nobestmove`.
-pub fn bestmove_line(
-    pos: &Position,
-    best: Option<Move>,
-    ponder: Option<Move>,
-    protocol: Protocol,
-) -> String {
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, protocol: Protocol) -> String {
     match (best, protocol) {
         (Some(b), _) => match ponder {
             Some(p) => format!("bestmove {b} ponder {p}"),
             None => format!("bestmove {b}"),
         },
-        (None, Protocol::Uci) => {
-            let _ = pos;
-            "info depth 0 score mate 0\nbestmove (none)".to_string()
-        }
+        (None, Protocol::Uci) => "info depth 0 score mate 0\nbestmove (none)".to_string(),
         (None, Protocol::Ucci) => "nobestmove".to_string(),
     }
 }
@@ -76,6 +68,7 @@ pub fn bestmove_line(
 mod tests {
     use super::*;
     use std::time::Duration;
+    use xiangqi_core::Position;
 
     fn info(score: Score) -> Info {
         Info {

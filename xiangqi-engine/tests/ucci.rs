@@ -1,0 +1,154 @@
+//! The engine under UCCI (chosen by a first command `ucci`), as ElephantEye speaks it.
+
+mod common;
+
+use common::{game_after, info_field, legal_bestmove, Engine};
+use std::time::Duration;
+use xiangqi_core::Position;
+
+fn ucci_engine() -> Engine {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.read_until(|l| l == "ucciok");
+    e
+}
+
+#[test]
+fn handshake_and_options_in_ucci_syntax() {
+    let mut e = Engine::start();
+    e.send_raw(b"ucci\r\n");
+    let lines = e.read_until(|l| l == "ucciok");
+    assert!(lines[0].starts_with("id name "), "{lines:?}");
+    for name in [
+        "usemillisec",
+        "hashsize",
+        "threads",
+        "ponder",
+        "multipv",
+        "repetition",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option {name} type "))),
+            "option {name} missing: {lines:?}"
+        );
+    }
+    // ElephantEye's options, as GUIs send them: accepted, and those we have no use for are
+    // only noted.
+    for set in [
+        "setoption usebook false",
+        "setoption hashsize 32",
+        "setoption threads 1",
+        "setoption batch on",
+        "setoption newgame",
+        "setoption ponder true",
+        "setoption usemillisec true",
+        "setoption repetition Chinese",
+        "setoption Skill Level 20",
+    ] {
+        e.send(set);
+        let lines = e.sync();
+        assert!(
+            lines.iter().all(|l| !l.contains("no such option")
+                && !l.contains("is not")
+                && !l.contains("needs")),
+            "{set}: {lines:?}"
+        );
+    }
+    e.send("quit");
+    let (status, log) = (e.wait_exit(), e.log.clone());
+    assert!(status.success());
+    assert_eq!(log.last().map(String::as_str), Some("bye"));
+}
+
+#[test]
+fn searches_by_depth_nodes_and_clock() {
+    let mut e = ucci_engine();
+    let moves = "h2e2 h9g7";
+    let pos = game_after(None, moves).position().clone();
+    e.send(&format!("position startpos moves {moves}"));
+    for go in [
+        "go depth 3",
+        "go nodes 4000",
+        "go time 1000 increment 0",
+        "go time 3000 movestogo 20 opptime 3000",
+        "go time 0 increment 0 opptime 100 oppincrement 0",
+        "go draw time 500 increment 100",
+    ] {
+        e.send(go);
+        let (lines, best) = e.read_bestmove();
+        legal_bestmove(&best, &pos);
+        // UCCI scores are plain numbers.
+        for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+            info_field(l, "score").unwrap().parse::<i32>().unwrap();
+        }
+    }
+    // Seconds when usemillisec is off: 1 second, not 1 millisecond, still a legal move.
+    e.send("setoption usemillisec false");
+    e.send("go time 1 increment 0");
+    let (_, best) = e.read_bestmove();
+    legal_bestmove(&best, &pos);
+}
+
+#[test]
+fn banmoves_are_not_played() {
+    let mut e = ucci_engine();
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, best) = e.read_bestmove();
+    let first = legal_bestmove(&best, &Position::startpos());
+    // Ban the move it chose (and a few more): it must choose another.
+    e.send("position startpos");
+    e.send(&format!("banmoves {first} h2e2 b2e2"));
+    e.send("go depth 3");
+    let (_, best) = e.read_bestmove();
+    let second = legal_bestmove(&best, &Position::startpos());
+    assert!(
+        ![first.to_string().as_str(), "h2e2", "b2e2"].contains(&second.to_string().as_str()),
+        "{second} was banned"
+    );
+    // The ban lasts for one search (a new position clears it).
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, best) = e.read_bestmove();
+    assert_eq!(legal_bestmove(&best, &Position::startpos()), first);
+}
+
+#[test]
+fn stop_ponderhit_probe_and_no_move() {
+    let mut e = ucci_engine();
+    e.send("position startpos moves h2e2");
+    e.send("go depth infinite");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    let (_, best) = e.read_bestmove();
+    legal_bestmove(&best, game_after(None, "h2e2").position());
+
+    e.send("go ponder depth 2");
+    match e.is_quiet_for(Duration::from_millis(300)) {
+        Ok(()) => {}
+        Err(l) => assert!(!l.starts_with("bestmove"), "{l}"),
+    }
+    e.send("ponderhit draw");
+    let (_, best) = e.read_bestmove();
+    legal_bestmove(&best, game_after(None, "h2e2").position());
+
+    e.send("probe startpos moves h2e2 h9g7");
+    e.read_until(|l| l == "pophash");
+
+    e.send("position fen 3k5/2P6/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    e.send("go depth 2");
+    let (_, best) = e.read_bestmove();
+    assert_eq!(best, "nobestmove");
+
+    e.send("bye-bye");
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    assert!(e.close().success());
+}
