@@ -8,7 +8,7 @@ use xiangqi_core::{Game, Position};
 use xiangqi_search::{Limits, Searcher};
 
 /// Depth searched in each position when `bench` is given none.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// The positions: the start, openings from master games, and middle games and endgames
 /// from the published perft suites (shared/data/perft.epd).

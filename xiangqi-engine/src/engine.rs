@@ -8,6 +8,7 @@
 use crate::command::{self, Command, GoParams, PositionSpec, Protocol};
 use crate::options::{Change, Options, RepetitionRule};
 use crate::{bench, output};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -67,7 +68,8 @@ type Configure = Box<dyn FnOnce(&mut Searcher) + Send>;
 
 enum Job {
     Search(Box<SearchJob>),
-    Configure(Configure),
+    /// A change, with the options as they are after it.
+    Configure(Configure, Options),
     Sync(mpsc::Sender<()>),
 }
 
@@ -168,7 +170,10 @@ impl Engine {
             Command::IsReady => self.is_ready(),
             Command::NewGame => {
                 self.banned.clear();
-                self.send(Job::Configure(Box::new(|s| s.new_game())));
+                self.send(Job::Configure(
+                    Box::new(|s| s.new_game()),
+                    self.options.clone(),
+                ));
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(spec) => {
@@ -307,7 +312,7 @@ impl Engine {
                     Change::ClearHash | Change::NewGame => Some(Box::new(|s| s.new_game())),
                 };
                 if let Some(job) = job {
-                    self.send(Job::Configure(job));
+                    self.send(Job::Configure(job, self.options.clone()));
                 }
             }
         }
@@ -520,18 +525,43 @@ fn apply_rules(_s: &mut Searcher, o: &Options) {
 
 fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
     let mut searcher = Searcher::new();
+    // The options as last applied, to rebuild the searcher should it ever panic.
+    let mut applied = Options::default();
     while let Ok(job) = rx.recv() {
         match job {
-            Job::Configure(f) => f(&mut searcher),
+            Job::Configure(f, options) => {
+                applied = options;
+                if catch_unwind(AssertUnwindSafe(|| f(&mut searcher))).is_err() {
+                    out("info string internal error while applying an option; searcher rebuilt");
+                    searcher = rebuilt(&applied);
+                }
+            }
             Job::Sync(tx) => {
                 let _ = tx.send(());
             }
-            Job::Search(job) => run_search(&mut searcher, *job, &shared, &out),
+            Job::Search(job) => {
+                if !run_search(&mut searcher, *job, &shared, &out) {
+                    searcher = rebuilt(&applied);
+                }
+            }
         }
     }
 }
 
-fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Sink) {
+/// A fresh searcher with `o` applied.
+fn rebuilt(o: &Options) -> Searcher {
+    let mut s = Searcher::new();
+    s.set_hash_size(o.hash_mb);
+    s.set_threads(o.threads);
+    s.set_multipv(o.multipv);
+    apply_strength(&mut s, o);
+    apply_rules(&mut s, o);
+    s
+}
+
+/// Runs one search and writes its `bestmove`. Returns `false` if the search panicked (a
+/// legal move is still played, so the GUI's game goes on).
+fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Sink) -> bool {
     let SearchJob {
         game,
         mut limits,
@@ -566,7 +596,21 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
             handle.ponderhit();
         }
     };
-    let result = searcher.search(&game, &limits, &mut observer);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        searcher.search(&game, &limits, &mut observer)
+    }));
+    let healthy = outcome.is_ok();
+    let result = outcome.unwrap_or_else(|_| {
+        out("info string internal error in the search; playing a legal move");
+        SearchResult {
+            best_move: None,
+            ponder_move: None,
+            score: xiangqi_eval::Score::ZERO,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        }
+    });
     let (best, ponder) = checked_moves(&pos, &result, &limits, out);
     let mut f = shared.lock();
     while hold && !f.stop && !(limits.ponder && f.ponderhit) {
@@ -576,6 +620,7 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
     f.searching = false;
     f.handle = None;
     shared.changed.notify_all();
+    healthy
 }
 
 /// The search's moves, checked: a best move that is not legal (or not among the allowed
