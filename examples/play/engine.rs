@@ -2,9 +2,11 @@
 //! it runs here, reports progress through the event channel, and is stopped from outside
 //! with its [`StopHandle`].
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use xiangqi::core::Game;
+use xiangqi::core::{Game, RuleSet};
 use xiangqi::search::{Info, Level, Limits, SearchResult, Searcher, StopHandle};
 
 /// Why a search was started.
@@ -28,6 +30,8 @@ pub enum Request {
         limits: Box<Limits>,
         /// Play at this strength level (`None`: full strength, e.g. for hints).
         level: Option<Level>,
+        /// The rules that judge repetitions in the search.
+        rules: RuleSet,
     },
     /// A new game: forget what was learned.
     NewGame,
@@ -50,6 +54,10 @@ pub fn levels() -> &'static [Level] {
 pub struct Engine {
     requests: Sender<Request>,
     stop: StopHandle,
+    /// Set by [`Engine::stop`], cleared when a search is requested: the search clears its
+    /// own stop flag when it starts, so a stop that arrives before that is repeated from
+    /// the progress callback.
+    stop_wanted: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -58,9 +66,11 @@ impl Engine {
     pub fn start<T: Send + 'static>(reports: Sender<T>, wrap: fn(Report) -> T) -> Engine {
         let (requests, inbox) = mpsc::channel::<Request>();
         let (handle_tx, handle_rx) = mpsc::channel();
+        let stop_wanted = Arc::new(AtomicBool::new(false));
+        let wanted = Arc::clone(&stop_wanted);
         let thread = thread::Builder::new()
             .name("engine".into())
-            .spawn(move || run(inbox, reports, wrap, handle_tx))
+            .spawn(move || run(inbox, reports, wrap, handle_tx, wanted))
             .expect("start the engine thread");
         let stop = handle_rx
             .recv()
@@ -68,17 +78,22 @@ impl Engine {
         Engine {
             requests,
             stop,
+            stop_wanted,
             thread: Some(thread),
         }
     }
 
     /// Sends a request.
     pub fn send(&self, request: Request) {
+        if matches!(request, Request::Think { .. }) {
+            self.stop_wanted.store(false, Ordering::SeqCst);
+        }
         let _ = self.requests.send(request);
     }
 
     /// Asks the running search (if any) to stop now and report its best move.
     pub fn stop(&self) {
+        self.stop_wanted.store(true, Ordering::SeqCst);
         self.stop.stop();
     }
 }
@@ -100,6 +115,7 @@ fn run<T>(
     reports: Sender<T>,
     wrap: fn(Report) -> T,
     handle: Sender<StopHandle>,
+    stop_wanted: Arc<AtomicBool>,
 ) {
     let mut searcher = Searcher::new();
     searcher.set_hash_size(64);
@@ -117,10 +133,16 @@ fn run<T>(
                 game,
                 limits,
                 level,
+                rules,
             } => {
                 searcher.set_level(level);
+                searcher.set_rules(rules);
                 let tx = reports.clone();
+                let stop = searcher.stop_handle();
                 let mut observer = |info: &Info| {
+                    if stop_wanted.load(Ordering::SeqCst) {
+                        stop.stop();
+                    }
                     let _ = tx.send(wrap(Report::Info(id, info.clone())));
                 };
                 let result = searcher.search(&game, &limits, &mut observer);

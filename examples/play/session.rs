@@ -342,6 +342,7 @@ impl<W: Write> Session<W> {
             game: Box::new(self.game.clone()),
             limits: Box::new(limits),
             level,
+            rules: self.settings.rules,
         });
         self.thinking = Some(Thinking {
             id,
