@@ -568,6 +568,7 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
         hold,
         protocol,
     } = job;
+    let pondering = limits.ponder;
     let handle = searcher.stop_handle();
     {
         let mut f = shared.lock();
@@ -613,7 +614,7 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
     });
     let (best, ponder) = checked_moves(&pos, &result, &limits, out);
     let mut f = shared.lock();
-    while hold && !f.stop && !(limits.ponder && f.ponderhit) {
+    while hold && !f.stop && !(pondering && f.ponderhit) {
         f = shared.wait(f);
     }
     out(&output::bestmove_line(best, ponder, protocol));

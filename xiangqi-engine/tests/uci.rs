@@ -175,6 +175,14 @@ fn ponder_then_ponderhit() {
     let (_, best) = e.read_bestmove();
     legal_bestmove(&best, &pos);
 
+    // A ponderhit that comes at once (perhaps before the search has begun) is not lost.
+    for _ in 0..5 {
+        e.send("go ponder depth 3");
+        e.send("ponderhit");
+        let (_, best) = e.read_bestmove();
+        legal_bestmove(&best, &pos);
+    }
+
     // A ponder miss: the GUI stops, then searches the real position.
     e.send("go ponder wtime 1000 btime 1000");
     e.send("stop");
