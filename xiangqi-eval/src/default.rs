@@ -1,8 +1,11 @@
 //! The default evaluator: tapered material and piece-square tables kept incrementally, plus
 //! general safety, mobility, pawn structure and endgame knowledge computed per call.
 
+use crate::board::Board;
+use crate::geometry::Geometry;
 use crate::params::EvalParams;
 use crate::{terms, Evaluator, Score};
+use core::fmt;
 use std::sync::Arc;
 use xiangqi_core::zobrist::{piece_key, side_key};
 use xiangqi_core::{Color, Move, Piece, Position, Role, Square};
@@ -34,6 +37,8 @@ pub(crate) struct Tables {
     pub(crate) psq: [[i32; 90]; 14],
     /// Phase weight per piece index.
     pub(crate) phase: [i32; 14],
+    /// Middlegame material per piece index, red's view (negative for black).
+    pub(crate) material: [i32; 14],
     pub(crate) full_phase: i32,
 }
 
@@ -41,10 +46,13 @@ impl Tables {
     fn new(params: EvalParams) -> Tables {
         let mut psq = [[0; 90]; 14];
         let mut phase = [0; 14];
+        let mut material = [0; 14];
         for color in Color::ALL {
             for role in Role::ALL {
                 let p = Piece::new(color, role);
                 phase[p.index()] = params.phase_weight[role.index()];
+                let m = params.material[role.index()][0];
+                material[p.index()] = if color == Color::Red { m } else { -m };
                 for sq in Square::all() {
                     let [mg, eg] = params.piece_square(color, role, sq);
                     psq[p.index()][sq.index()] = pack(mg, eg);
@@ -56,6 +64,7 @@ impl Tables {
             params,
             psq,
             phase,
+            material,
             full_phase,
         }
     }
@@ -91,9 +100,16 @@ impl Tables {
 /// assert!(eval.evaluate(&pos).0 > 500);
 /// # Ok::<_, xiangqi_core::FenError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct DefaultEvaluator {
     tables: Arc<Tables>,
+    geometry: &'static Geometry,
+    /// Scores already computed, by Zobrist key: `key's high half << 32 | score as u32`.
+    cache: Box<[u64]>,
+    /// Middlegame material, red's view (for trading down when ahead).
+    material: i32,
+    /// Bitboards by colour and role, file occupancy.
+    board: Board,
     /// Packed material + tables, red's view.
     psq: i32,
     /// Current phase (sum of phase weights of the pieces on the board).
@@ -102,6 +118,33 @@ pub struct DefaultEvaluator {
     key: u64,
     /// Whether the state describes any position yet.
     valid: bool,
+}
+
+/// A digest of the bitboards, to compare states in tests.
+fn board_digest(b: &Board) -> u128 {
+    const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
+    let mut d = 0u128;
+    for bb in b.roles.iter().flatten() {
+        d = d.wrapping_mul(K) ^ bb;
+    }
+    for occ in b.files {
+        d = d.wrapping_mul(K) ^ occ as u128;
+    }
+    d
+}
+
+/// Entries of the per-evaluator score cache (a power of two).
+const CACHE_SIZE: usize = 1 << 13;
+
+impl fmt::Debug for DefaultEvaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DefaultEvaluator")
+            .field("params", &self.tables.params)
+            .field("psq", &[mg_of(self.psq), eg_of(self.psq)])
+            .field("phase", &self.phase)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for DefaultEvaluator {
@@ -146,11 +189,27 @@ impl DefaultEvaluator {
     pub fn with_params(params: EvalParams) -> DefaultEvaluator {
         DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
+            geometry: Geometry::get(),
+            cache: vec![0; CACHE_SIZE].into_boxed_slice(),
+            material: 0,
+            board: Board::default(),
             psq: 0,
             phase: 0,
             key: 0,
             valid: false,
         }
+    }
+
+    /// Sets the size of the score cache (scores already computed, by Zobrist key), in
+    /// entries of 8 bytes, rounded down to a power of two; 0 turns it off. The default is
+    /// 8192 entries (64 KiB) per evaluator, i.e. per search thread.
+    pub fn set_cache_size(&mut self, entries: usize) {
+        let n = if entries == 0 {
+            0
+        } else {
+            1 << (usize::BITS - 1 - entries.leading_zeros())
+        };
+        self.cache = vec![0; n].into_boxed_slice();
     }
 
     /// The parameters in use.
@@ -165,28 +224,41 @@ impl DefaultEvaluator {
         self.valid && self.key == pos.key()
     }
 
-    /// The incremental state as it stands — the material and tables `[mg, eg]` (red's view)
-    /// and the phase — without bringing it up to date.
-    pub fn state(&self) -> ([i32; 2], i32) {
-        ([mg_of(self.psq), eg_of(self.psq)], self.phase)
+    /// The incremental state as it stands — the material and tables `[mg, eg]` (red's view),
+    /// the phase, the middlegame material balance and a digest of the evaluator's own
+    /// bitboards — without bringing it up to date.
+    pub fn state(&self) -> ([i32; 2], i32, i32, u128) {
+        (
+            [mg_of(self.psq), eg_of(self.psq)],
+            self.phase,
+            self.material,
+            board_digest(&self.board),
+        )
     }
 
     /// The incremental state computed from scratch for `pos` (what [`DefaultEvaluator::state`]
     /// must equal after the hooks followed the moves to `pos`).
-    pub fn state_from_scratch(&self, pos: &Position) -> ([i32; 2], i32) {
-        let (psq, phase) = self.scratch(pos);
-        ([mg_of(psq), eg_of(psq)], phase)
+    pub fn state_from_scratch(&self, pos: &Position) -> ([i32; 2], i32, i32, u128) {
+        let (psq, phase, material) = self.scratch(pos);
+        (
+            [mg_of(psq), eg_of(psq)],
+            phase,
+            material,
+            board_digest(&Board::from_position(pos)),
+        )
     }
 
     /// The incremental part (material and tables, packed) and phase, computed from scratch.
-    fn scratch(&self, pos: &Position) -> (i32, i32) {
+    fn scratch(&self, pos: &Position) -> (i32, i32, i32) {
         let mut psq = 0i32;
         let mut phase = 0;
+        let mut material = 0;
         for (sq, p) in pos.all_pieces() {
             psq = psq.wrapping_add(self.tables.psq[p.index()][sq.index()]);
             phase += self.tables.phase[p.index()];
+            material += self.tables.material[p.index()];
         }
-        (psq, phase)
+        (psq, phase, material)
     }
 
     #[inline]
@@ -201,12 +273,12 @@ impl DefaultEvaluator {
     pub fn trace(&mut self, pos: &Position) -> Trace {
         self.sync(pos);
         let t = &*self.tables;
-        let (terms_mg, terms_eg) = terms::positional(pos, &t.params);
+        let (terms_mg, terms_eg) = terms::positional(pos, &t.params, self.geometry, &self.board);
         let phase = self.phase.min(t.full_phase);
         let mg = mg_of(self.psq) + terms_mg;
         let eg = eg_of(self.psq) + terms_eg;
         let mut blended = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
-        blended += terms::trade_bonus(pos, &t.params, phase, t.full_phase);
+        blended += terms::trade_bonus(self.material, &t.params, phase, t.full_phase);
         let scale = terms::endgame_scale(pos, blended);
         let red = blended * scale / 64;
         let stm = match pos.side_to_move() {
@@ -231,15 +303,31 @@ impl DefaultEvaluator {
 impl Evaluator for DefaultEvaluator {
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> Score {
-        let s = self.trace(pos).side_to_move;
+        let key = pos.key();
+        let mask = self.cache.len().wrapping_sub(1);
+        let slot = key as usize & mask;
+        if let Some(&entry) = self.cache.get(slot) {
+            if entry != 0 && entry >> 32 == key >> 32 {
+                return Score(entry as u32 as i32);
+            }
+        }
         // Static scores stay well inside the mate bounds.
-        Score(s.clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
+        let s = self
+            .trace(pos)
+            .side_to_move
+            .clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1);
+        if let Some(entry) = self.cache.get_mut(slot) {
+            *entry = (key >> 32) << 32 | s as u32 as u64;
+        }
+        Score(s)
     }
 
     fn reset(&mut self, pos: &Position) {
-        let (psq, phase) = self.scratch(pos);
+        let (psq, phase, material) = self.scratch(pos);
         self.psq = psq;
         self.phase = phase;
+        self.material = material;
+        self.board = Board::from_position(pos);
         self.key = pos.key();
         self.valid = true;
     }
@@ -260,11 +348,14 @@ impl Evaluator for DefaultEvaluator {
             .wrapping_add(t.psq[pi][to.index()])
             .wrapping_sub(t.psq[pi][from.index()]);
         let mut key = pos.key() ^ piece_key(piece, from) ^ piece_key(piece, to) ^ side_key();
-        if let Some(captured) = pos.piece_at(to) {
+        let captured = pos.piece_at(to);
+        if let Some(captured) = captured {
             psq = psq.wrapping_sub(t.psq[captured.index()][to.index()]);
             self.phase -= t.phase[captured.index()];
+            self.material -= t.material[captured.index()];
             key ^= piece_key(captured, to);
         }
+        self.board.make(piece, from, to, captured);
         self.psq = psq;
         self.key = key;
     }
@@ -295,7 +386,9 @@ impl Evaluator for DefaultEvaluator {
         if let Some(c) = captured {
             psq = psq.wrapping_add(t.psq[c.index()][to.index()]);
             self.phase += t.phase[c.index()];
+            self.material += t.material[c.index()];
         }
+        self.board.unmake(piece, from, to, captured);
         self.psq = psq;
         self.key = pos.key();
     }

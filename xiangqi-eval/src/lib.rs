@@ -4,7 +4,9 @@
 //! so a user can plug in their own evaluation. [`Material`] is the simplest evaluator.
 #![deny(missing_docs)]
 
+mod board;
 mod default;
+mod geometry;
 mod params;
 mod score;
 mod terms;

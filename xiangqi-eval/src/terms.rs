@@ -3,263 +3,218 @@
 //! counted from its back rank, files treated alike on both wings), so the result is
 //! symmetric by construction.
 
+use crate::board::{flag, Board};
+use crate::geometry::{rank_occ, Geometry, NONE};
 use crate::params::EvalParams;
-use xiangqi_core::{Color, Position, Role, Square};
+use xiangqi_core::{Color, Position, Role};
 
-/// Orthogonal steps as (file, rank) deltas.
-const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-
-#[inline]
-fn on_board(f: i32, r: i32) -> bool {
-    (0..9).contains(&f) && (0..10).contains(&r)
-}
-
-#[inline]
-fn idx(f: i32, r: i32) -> usize {
-    (r * 9 + f) as usize
-}
-
-#[inline]
-fn bit(set: u128, s: usize) -> bool {
-    (set >> s) & 1 != 0
-}
-
-/// Per-colour accumulators, `[mg, eg]` for the colour's own good.
-#[derive(Default, Clone, Copy)]
-struct Side {
-    mg: i32,
-    eg: i32,
-    /// Attackers of this colour inside the enemy general's zone.
-    zone_attackers: i32,
-}
-
-impl Side {
-    #[inline]
-    fn add(&mut self, v: [i32; 2], times: i32) {
-        self.mg += v[0] * times;
-        self.eg += v[1] * times;
+/// Squares on red's side of the river (ranks 0–4).
+const RED_HALF: u128 = (1 << 45) - 1;
+/// Squares of file `i` (index 8 of each rank).
+const FILE_I: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 10 {
+        m |= 1 << (r * 9 + 8);
+        r += 1;
     }
-}
-
-/// Is `(f, r)` in the zone around `color`'s general: files c–g, the palace ranks and the rank
-/// in front of them (ranks 0–3 from `color`'s side)?
-#[inline]
-fn in_zone(color: Color, f: i32, r: i32) -> bool {
-    let rel = match color {
-        Color::Red => r,
-        Color::Black => 9 - r,
-    };
-    (2..=6).contains(&f) && rel <= 3
-}
+    m
+};
+/// Files c–g of ranks 7–9 (red's pawns there stand at the black palace).
+const NEAR_BLACK_PALACE: u128 = {
+    let mut m = 0u128;
+    let mut r = 7;
+    while r < 10 {
+        let mut f = 2;
+        while f <= 6 {
+            m |= 1 << (r * 9 + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    m
+};
+/// Files c–g of ranks 0–2.
+const NEAR_RED_PALACE: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 3 {
+        let mut f = 2;
+        while f <= 6 {
+            m |= 1 << (r * 9 + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    m
+};
 
 /// Safety, mobility and pawn terms, red's view, `(mg, eg)`.
-pub(crate) fn positional(pos: &Position, p: &EvalParams) -> (i32, i32) {
+pub(crate) fn positional(
+    pos: &Position,
+    p: &EvalParams,
+    geo: &Geometry,
+    board: &Board,
+) -> (i32, i32) {
     let red = pos.occupied_by(Color::Red);
     let black = pos.occupied_by(Color::Black);
     let occ = red | black;
-    let mut sides = [Side::default(); 2];
+    let mut mg = [0i32; 2];
+    let mut eg = [0i32; 2];
 
     for color in Color::ALL {
-        let (own, enemy) = match color {
-            Color::Red => (red, black),
-            Color::Black => (black, red),
+        let ci = color.index();
+        let them = color.other();
+        let roles = &board.roles[ci];
+        let enemy_flag = flag(them);
+        let mut add = |v: [i32; 2], times: i32| {
+            mg[ci] += v[0] * times;
+            eg[ci] += v[1] * times;
         };
-        let forward = if color == Color::Red { 1 } else { -1 };
-        let side = &mut sides[color.index()];
-        let mut bits = own;
-        while bits != 0 {
-            let s = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let Some(piece) = pos.piece_at(Square::from_index_unchecked(s as u8)) else {
-                continue;
-            };
-            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            match piece.role {
-                Role::Chariot => {
-                    let mut mob = 0;
-                    for (df, dr) in ORTHO {
-                        let (mut x, mut y) = (f + df, r + dr);
-                        while on_board(x, y) {
-                            let t = idx(x, y);
-                            if bit(occ, t) {
-                                mob += bit(enemy, t) as i32;
-                                break;
-                            }
-                            mob += 1;
-                            x += df;
-                            y += dr;
-                        }
-                    }
-                    side.add(p.chariot_mobility, mob - p.chariot_mobility_base);
-                    side.zone_attackers += in_zone(color.other(), f, r) as i32;
-                }
-                Role::Cannon => {
-                    let mut mob = 0;
-                    for (df, dr) in ORTHO {
-                        let (mut x, mut y) = (f + df, r + dr);
-                        while on_board(x, y) && !bit(occ, idx(x, y)) {
-                            mob += 1;
-                            x += df;
-                            y += dr;
-                        }
-                        // (x, y) is the screen, if on the board; find what stands behind it.
-                        x += df;
-                        y += dr;
-                        while on_board(x, y) {
-                            let t = idx(x, y);
-                            if bit(occ, t) {
-                                mob += bit(enemy, t) as i32;
-                                break;
-                            }
-                            x += df;
-                            y += dr;
-                        }
-                    }
-                    side.add(p.cannon_mobility, mob - p.cannon_mobility_base);
-                    side.zone_attackers += in_zone(color.other(), f, r) as i32;
-                }
-                Role::Horse => {
-                    let mut mob = 0;
-                    let mut blocked = 0;
-                    for (df, dr) in ORTHO {
-                        let (lf, lr) = (f + df, r + dr);
-                        if !on_board(lf, lr) {
-                            continue;
-                        }
-                        if bit(occ, idx(lf, lr)) {
-                            blocked += 1;
-                            continue;
-                        }
-                        // The two points one further straight on and one to the side.
-                        let (sf, sr) = (dr, df);
-                        for sign in [1, -1] {
-                            let (tf, tr) = (lf + df + sign * sf, lr + dr + sign * sr);
-                            if on_board(tf, tr) && !bit(own, idx(tf, tr)) {
-                                mob += 1;
-                            }
-                        }
-                    }
-                    side.add(p.horse_mobility, mob - p.horse_mobility_base);
-                    side.add(p.horse_blocked_leg, blocked);
-                    side.zone_attackers += in_zone(color.other(), f, r) as i32;
-                }
-                Role::Pawn => {
-                    let rel = if color == Color::Red { r } else { 9 - r };
-                    if rel >= 5 {
-                        // Count each connected pair once, by its member on the lower file.
-                        if f < 8 {
-                            let t = idx(f + 1, r);
-                            if bit(own, t)
-                                && pos
-                                    .piece_at(Square::from_index_unchecked(t as u8))
-                                    .is_some_and(|q| q.role == Role::Pawn)
-                            {
-                                side.add(p.connected_pawns, 1);
-                            }
-                        }
-                        if rel >= 7 && (2..=6).contains(&f) {
-                            let missing = 2 - pos.count(color.other(), Role::Advisor) as i32;
-                            side.mg += p.pawn_near_palace_missing_advisor * missing;
-                            side.eg += p.pawn_near_palace_missing_advisor * missing;
-                        }
-                        side.zone_attackers += in_zone(color.other(), f, r) as i32;
+
+        // Chariots and cannons: quiet moves along both lines plus captures.
+        for (role, param, base) in [
+            (Role::Chariot, p.chariot_mobility, p.chariot_mobility_base),
+            (Role::Cannon, p.cannon_mobility, p.cannon_mobility_base),
+        ] {
+            let mut bits = roles[role.index()];
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (f, r) = (s % 9, s / 9);
+                let along_rank = geo.along_rank(f, rank_occ(occ, r));
+                let along_file = geo.along_file(r, board.files[f]);
+                let mut mob = (along_rank.quiet() + along_file.quiet()) as i32;
+                let targets = if role == Role::Chariot {
+                    [
+                        along_rank.first_up(),
+                        along_rank.first_down(),
+                        along_file.first_up(),
+                        along_file.first_down(),
+                    ]
+                } else {
+                    [
+                        along_rank.second_up(),
+                        along_rank.second_down(),
+                        along_file.second_up(),
+                        along_file.second_down(),
+                    ]
+                };
+                for (k, t) in targets.into_iter().enumerate() {
+                    if t != NONE {
+                        let t = t as usize;
+                        let sq = if k < 2 { r * 9 + t } else { t * 9 + f };
+                        mob += (board.mailbox[sq] & enemy_flag != 0) as i32;
                     }
                 }
-                _ => {}
+                add(param, mob - base);
             }
         }
 
-        // The safety of the enemy general, credited to `color` (the attacker).
-        let them = color.other();
-        let ksq = pos.king_square(them).index();
-        let (kf, kr) = ((ksq % 9) as i32, (ksq / 9) as i32);
-        let mut danger = [0, 0];
+        // Horses: free targets and blocked legs (蹩马腿).
+        let mb = &board.mailbox;
+        let own_flag = flag(color);
+        let mut bits = roles[Role::Horse.index()];
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (mut mob, mut blocked) = (0, 0);
+            for [leg, t1, t2] in geo.horse[s] {
+                if leg == 255 {
+                    break;
+                }
+                if mb[leg as usize] != 0 {
+                    blocked += 1;
+                    continue;
+                }
+                mob += (mb[t1 as usize] & own_flag == 0) as i32;
+                mob += (mb[t2 as usize] & own_flag == 0) as i32;
+            }
+            add(p.horse_mobility, mob - p.horse_mobility_base);
+            add(p.horse_blocked_leg, blocked);
+        }
+
+        // Pawns across the river: connected pairs (counted once, by the lower file) and
+        // pawns at the enemy palace when its advisors are gone.
+        let (enemy_half, near_palace) = match color {
+            Color::Red => (!RED_HALF, NEAR_BLACK_PALACE),
+            Color::Black => (RED_HALF, NEAR_RED_PALACE),
+        };
+        let crossed = roles[Role::Pawn.index()] & enemy_half;
+        let connected = (crossed & !FILE_I & (crossed >> 1)).count_ones() as i32;
+        add(p.connected_pawns, connected);
         let missing_adv = 2 - pos.count(them, Role::Advisor) as i32;
         let missing_ele = 2 - pos.count(them, Role::Elephant) as i32;
-        let chariots = pos.count(color, Role::Chariot) as i32;
-        let horses = pos.count(color, Role::Horse) as i32;
-        let cannons = pos.count(color, Role::Cannon) as i32;
+        let v = p.pawn_near_palace_missing_advisor
+            * (crossed & near_palace).count_ones() as i32
+            * missing_adv;
+        add([v, v], 1);
+
+        // The safety of the enemy general, credited to `color` (the attacker):
+        // 缺士怕双车, 缺象怕炮.
+        let chariots = roles[Role::Chariot.index()].count_ones() as i32;
+        let horses = roles[Role::Horse.index()].count_ones() as i32;
+        let cannons = roles[Role::Cannon.index()].count_ones() as i32;
         let d = missing_adv
             * (p.missing_advisor_vs_chariot * chariots + p.missing_advisor_vs_horse * horses)
             + missing_ele
                 * (p.missing_elephant_vs_cannon * cannons
                     + p.missing_elephant_vs_chariot * chariots);
-        danger[0] += d;
-        danger[1] += d;
-        // Walk the general's file away from its own side: toward `color`'s back rank.
-        let toward = -forward;
-        let mut y = kr + toward;
-        // The first three pieces on the file, walking from the general.
-        let mut found = [usize::MAX; 3];
-        let mut n = 0;
-        while (0..10).contains(&y) && n < 3 {
-            let t = idx(kf, y);
-            if bit(occ, t) {
-                found[n] = t;
-                n += 1;
-            }
-            y += toward;
-        }
-        let role_at = |i: usize| {
-            if i < n {
-                pos.piece_at(Square::from_index_unchecked(found[i] as u8))
-                    .map(|q| (q.color == color, q.role))
-            } else {
-                None
-            }
+        add([d, d], 1);
+        // The general's file, walking away from its own side: open file, 空头炮, 当头炮.
+        let ksq = pos.king_square(them).index();
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let fo = board.files[kf];
+        let line = geo.along_file(kr, fo);
+        let (first, second) = match them {
+            Color::Red => (line.first_up(), line.second_up()),
+            Color::Black => (line.first_down(), line.second_down()),
         };
-        match role_at(0) {
-            None => {
-                if chariots > 0 {
-                    danger[0] += p.open_king_file;
-                    danger[1] += p.open_king_file;
+        let sq = |rank: u8| rank as usize * 9 + kf;
+        let cannon = flag(color) | Role::Cannon as u8;
+        let our_cannon = |rank: u8| rank != NONE && board.mailbox[sq(rank)] == cannon;
+        if first == NONE {
+            if chariots > 0 {
+                add([p.open_king_file, p.open_king_file], 1);
+            }
+        } else if our_cannon(first) {
+            add(p.empty_centre_cannon, 1);
+        } else if our_cannon(second) {
+            add(p.central_cannon, 1);
+        } else if second != NONE {
+            let chariot = flag(color) | Role::Chariot as u8;
+            if board.mailbox[sq(second)] == chariot && board.mailbox[sq(first)] & enemy_flag != 0 {
+                add(p.chariot_facing_king, 1);
+            } else {
+                let beyond = geo.along_file(second as usize, fo);
+                let third = match them {
+                    Color::Red => beyond.first_up(),
+                    Color::Black => beyond.first_down(),
+                };
+                if our_cannon(third) {
+                    add(p.cannon_on_king_file, 1);
                 }
             }
-            Some((true, Role::Cannon)) => {
-                danger[0] += p.empty_centre_cannon[0];
-                danger[1] += p.empty_centre_cannon[1];
-            }
-            Some((mine, _)) => match role_at(1) {
-                Some((true, Role::Cannon)) => {
-                    danger[0] += p.central_cannon[0];
-                    danger[1] += p.central_cannon[1];
-                }
-                Some((true, Role::Chariot)) if !mine => {
-                    danger[0] += p.chariot_facing_king[0];
-                    danger[1] += p.chariot_facing_king[1];
-                }
-                Some(_) => {
-                    if let Some((true, Role::Cannon)) = role_at(2) {
-                        danger[0] += p.cannon_on_king_file[0];
-                        danger[1] += p.cannon_on_king_file[1];
-                    }
-                }
-                None => {}
-            },
         }
-        let zone = sides[color.index()].zone_attackers.clamp(0, 7) as usize;
-        danger[0] += p.king_zone_attackers[zone];
-        danger[1] += p.king_zone_attackers[zone] / 2;
-        sides[color.index()].mg += danger[0];
-        sides[color.index()].eg += danger[1];
+        let attackers = roles[Role::Chariot.index()]
+            | roles[Role::Cannon.index()]
+            | roles[Role::Horse.index()]
+            | crossed;
+        let zone = ((attackers & geo.zone[them.index()]).count_ones() as usize).min(7);
+        add(
+            [p.king_zone_attackers[zone], p.king_zone_attackers[zone] / 2],
+            1,
+        );
     }
 
-    (sides[0].mg - sides[1].mg, sides[0].eg - sides[1].eg)
+    (mg[0] - mg[1], eg[0] - eg[1])
 }
 
-/// Material (middlegame values) of `color`, without the general.
+/// Bonus for trading down when ahead, red's view: a share of the material lead `lead`
+/// (red's, middlegame values) that grows as attacking pieces leave the board, so that the side
+/// ahead welcomes trades.
 #[inline]
-fn material(pos: &Position, p: &EvalParams, color: Color) -> i32 {
-    Role::ALL
-        .iter()
-        .map(|r| pos.count(color, *r) as i32 * p.material[r.index()][0])
-        .sum()
-}
-
-/// Bonus for trading down when ahead, red's view: a share of the material lead that grows as
-/// attacking pieces leave the board, so that the side ahead welcomes trades.
-pub(crate) fn trade_bonus(pos: &Position, p: &EvalParams, phase: i32, full: i32) -> i32 {
-    let lead = material(pos, p, Color::Red) - material(pos, p, Color::Black);
+pub(crate) fn trade_bonus(lead: i32, p: &EvalParams, phase: i32, full: i32) -> i32 {
     lead * p.trade_when_ahead * (full - phase) / (full * 256)
 }
 
