@@ -4,6 +4,12 @@
 //! game A in the shared notation table (positions, ICCS, Chinese and WXF checked with pyffish
 //! and cchess), not from our own output.
 
+// The board drawing is checked by its own unit tests, run from here (examples' unit tests
+// are not run by `cargo test`).
+#[path = "../examples/play/board.rs"]
+#[allow(dead_code)]
+mod board;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -201,9 +201,13 @@ pub fn draw(pos: &Position, last: Option<Move>, style: Style) -> String {
 mod tests {
     use super::*;
 
+    fn lines(pos: &Position, last: Option<Move>, style: Style) -> Vec<String> {
+        draw(pos, last, style).lines().map(str::to_string).collect()
+    }
+
     #[test]
-    fn start_position_ascii() {
-        let s = draw(
+    fn start_position_in_ascii() {
+        let l = lines(
             &Position::startpos(),
             None,
             Style {
@@ -211,8 +215,47 @@ mod tests {
                 ..Style::default()
             },
         );
-        let lines: Vec<&str> = s.lines().collect();
-        assert_eq!(lines[1], "9  r---n---b---a---k---a---b---n---r");
-        assert_eq!(lines[19], "0  R---N---B---A---K---A---B---N---R");
+        assert_eq!(l.len(), 22);
+        assert_eq!(l[0], "   1   2   3   4   5   6   7   8   9");
+        assert_eq!(l[1], "9  r---n---b---a---k---a---b---n---r");
+        assert_eq!(l[2], "   |   |   |   | \\ | / |   |   |   |");
+        assert_eq!(l[10], "   |   Chu He            Han Jie   |");
+        assert_eq!(l[19], "0  R---N---B---A---K---A---B---N---R");
+        assert_eq!(l[20], "   9   8   7   6   5   4   3   2   1");
+        assert_eq!(l[21], "   a   b   c   d   e   f   g   h   i");
+    }
+
+    #[test]
+    fn flipped_chinese_board_without_colour() {
+        let style = Style {
+            flipped: true,
+            ..Style::default()
+        };
+        let l = lines(&Position::startpos(), None, style);
+        // Red's side at the top, seen from black: file i on the left, red's numbers 一..九.
+        assert_eq!(l[0], "   一  二  三  四  五  六  七  八  九");
+        assert_eq!(l[1], "0  俥──傌──相──仕──帅──仕──相──傌──俥");
+        assert_eq!(l[5], "2  ├───炮──┼───┼───┼───┼───┼───炮──┤");
+        assert_eq!(l[19], "9  车──马──象──士──将──士──象──马──车");
+        assert_eq!(l[20], "   9   8   7   6   5   4   3   2   1");
+        assert_eq!(l[21], "   i   h   g   f   e   d   c   b   a");
+    }
+
+    #[test]
+    fn colours_mark_the_pieces_and_the_last_move() {
+        let pos = Position::startpos();
+        let m = pos.parse_uci("h2e2").unwrap();
+        let after = pos.after(m).unwrap();
+        let style = Style {
+            color: true,
+            ..Style::default()
+        };
+        let text = draw(&after, Some(m), style);
+        // The cannon on e2 in reverse video, red; the empty h2 in reverse video.
+        assert!(text.contains("\x1b[1;31;7m炮\x1b[0m"));
+        assert!(text.contains("\x1b[7m┼\x1b[0m"));
+        // Black's pieces in their own colour; with colour, 马车炮 are the same characters.
+        assert!(text.contains("\x1b[1;36m车\x1b[0m"));
+        assert!(text.contains("\x1b[1;31m车\x1b[0m"));
     }
 }

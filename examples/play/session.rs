@@ -93,6 +93,8 @@ pub struct Session<W: Write> {
     last_hint: Option<Move>,
     /// The end of the game (by the rules or by resignation).
     over: Option<End>,
+    /// The game just ended and the player was asked for a file name to save it.
+    offer_save: bool,
     quit: bool,
 }
 
@@ -110,13 +112,21 @@ Commands:
   level <n>      strength level; `levels` lists them
   resign 认输    give up the game
   save <file>    保存   save the game as PGN
-  load <file>    载入   load a game from PGN (or a FEN-only line)
+  load <file>    载入   load a game from PGN
   flip   翻转    turn the board around (正反棋盘)
   board          draw the board again
   moves  着法    the move list; `notation chinese|wxf|iccs` chooses how moves are written
   fen            print the FEN of the position
   help   帮助    this text
   quit   退出    leave";
+
+/// The command words (an answer to the offer to save that is one of these is a command).
+const COMMANDS: &[&str] = &[
+    "help", "h", "?", "帮助", "quit", "exit", "q", "退出", "undo", "u", "悔棋", "redo", "还原",
+    "hint", "提示", "play", "now", "stop", "立即", "new", "新局", "side", "level", "levels",
+    "resign", "认输", "save", "保存", "load", "载入", "打开", "flip", "翻转", "board", "b",
+    "moves", "着法", "notation", "fen",
+];
 
 fn color_name(c: Color) -> &'static str {
     match c {
@@ -149,6 +159,7 @@ impl<W: Write> Session<W> {
             input_closed: false,
             last_hint: None,
             over: None,
+            offer_save: false,
             quit: false,
         }
     }
@@ -451,14 +462,47 @@ impl<W: Write> Session<W> {
             return;
         }
         if let Some(end) = rules::outcome(&self.game, self.settings.rules) {
-            self.say(format!("Game over 对局结束 — {end}"));
-            self.say("Save it with `save <file>.pgn`; `new` starts another game, `undo` takes back, `quit` leaves.");
-            self.over = Some(end);
+            self.announce_end(end);
         }
+    }
+
+    /// Announces the end and offers to save the game.
+    fn announce_end(&mut self, end: End) {
+        self.say(format!("Game over 对局结束 — {end}"));
+        if self.settings.prompt {
+            self.say("Save the game? Type a file name (e.g. game.pgn), or Enter to skip:");
+            self.offer_save = true;
+        } else {
+            self.say("Save it with `save <file>.pgn`; `new` starts another game, `undo` takes back, `quit` leaves.");
+        }
+        self.over = Some(end);
+    }
+
+    /// The answer to the offer to save: a file name, nothing, or another command.
+    fn answer_offer(&mut self, line: &str) -> bool {
+        self.offer_save = false;
+        let word = line.split_whitespace().next().unwrap_or("");
+        if word.is_empty() || matches!(word, "n" | "no" | "否" | "不") {
+            self.say("not saved; `new` starts another game, `undo` takes back, `quit` leaves.");
+            return true;
+        }
+        if COMMANDS.contains(&word.to_lowercase().as_str()) {
+            return false;
+        }
+        let path = if line.contains('.') {
+            line.to_string()
+        } else {
+            format!("{line}.pgn")
+        };
+        self.save(&path);
+        true
     }
 
     fn handle_line(&mut self, line: &str) {
         let line = line.trim();
+        if self.offer_save && self.answer_offer(line) {
+            return;
+        }
         if line.is_empty() {
             return;
         }
@@ -640,9 +684,7 @@ impl<W: Write> Session<W> {
             winner: Some(loser.other()),
             reason: format!("{} resigns (认输)", color_name(loser)),
         };
-        self.say(format!("Game over 对局结束 — {end}"));
-        self.say("Save it with `save <file>.pgn`; `new` starts another game, `quit` leaves.");
-        self.over = Some(end);
+        self.announce_end(end);
     }
 
     fn save(&mut self, path: &str) {
