@@ -272,11 +272,12 @@ fn now_makes_the_computer_move_at_once() {
     // Ten minutes a move, but the player asks for the move at once: the input is read
     // while the search runs on its own thread.
     let out = run(
-        &["--red", "--movetime", "600000", "--ascii"],
+        &["--red", "--movetime", "600000", "--no-book", "--ascii"],
         "h2e2\nnow\nfen\nquit\n",
     );
     let fens = printed_fens(&out);
     assert_eq!(fens.len(), 1, "{out}");
     assert!(fens[0].ends_with(" w"), "the computer did not move\n{out}");
     assert!(out.contains("computer 电脑:"), "{out}");
+    assert!(!out.contains("from the opening book"), "{out}");
 }

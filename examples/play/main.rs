@@ -36,6 +36,7 @@ usage: play [options]
   --depth D | --nodes N | --movetime MS   the computer's limits per move, instead of a level
   --hint-nodes N | --hint-time MS          the limits of a hint (default 2000 ms)
   --rules asian|chinese      the rules that judge repetitions (default asian)
+  --no-book                  the computer does not play from the opening book
   --ascii                    letters instead of Chinese characters (terminals without CJK fonts)
   --color | --no-color       ANSI colours (default: on when the output is a terminal)
   --wxf | --iccs             write the move list in WXF or ICCS instead of Chinese";
@@ -65,6 +66,7 @@ fn parse_args() -> Result<Option<Args>, String> {
             flipped: false,
         },
         notation: Notation::Chinese,
+        book: true,
         echo: !stdin_tty,
         prompt: stdin_tty,
     };
@@ -130,6 +132,7 @@ fn parse_args() -> Result<Option<Args>, String> {
                     }
                 }
             }
+            "--no-book" => settings.book = false,
             "--ascii" => settings.style.ascii = true,
             "--color" | "--colour" => settings.style.color = true,
             "--no-color" | "--no-colour" => settings.style.color = false,

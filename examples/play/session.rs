@@ -15,6 +15,7 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 use std::time::Instant;
+use xiangqi::book::Book;
 use xiangqi::core::{Color, Game, Move, Position, RuleSet};
 use xiangqi::search::{Info, Level, Limits, Score};
 
@@ -65,6 +66,8 @@ pub struct Settings {
     pub style: Style,
     /// Move text in lists.
     pub notation: Notation,
+    /// Let the computer play from the opening book.
+    pub book: bool,
     /// Echo the input lines (when the input is not a terminal, so transcripts read well).
     pub echo: bool,
     /// Show a prompt (when the input is a terminal).
@@ -338,7 +341,35 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// A move from the opening book for the computer, if the position is in it.
+    fn book_move(&self) -> Option<Move> {
+        if !self.settings.book {
+            return None;
+        }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Book::builtin().pick(self.game.position(), seed)
+    }
+
     fn start_thinking(&mut self, purpose: Purpose) {
+        if purpose == Purpose::Move {
+            if let Some(m) = self.book_move() {
+                let pos = self.game.position();
+                let games = Book::builtin()
+                    .moves(pos)
+                    .iter()
+                    .find(|b| b.mv == m)
+                    .map_or(0, |b| b.games);
+                let text = format!(
+                    "computer 电脑: {} ({m}) from the opening book 开局库 ({games} master games)",
+                    notation::to_chinese(pos, m)
+                );
+                self.say(text);
+                self.play_move(m);
+                return;
+            }
+        }
         let id = self.next_id;
         self.next_id += 1;
         let (limits, level) = self.search_limits(purpose);
