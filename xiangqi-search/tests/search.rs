@@ -77,7 +77,7 @@ fn solves_every_mate_in_the_suite() {
 fn one_thread_with_a_node_limit_is_deterministic() {
     let fens = [
         xiangqi_core::START_FEN,
-        "r1ba1ab2/4k4/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",
+        "1r1akab2/4c4/c3b1n2/4p3p/p1pR5/4P4/P1P1N1PrP/4C4/R5C2/2BAKAB2 w - - 3 16",
     ];
     for fen in fens {
         let game = Game::new(Position::from_fen(fen).unwrap());
