@@ -337,7 +337,12 @@ impl<W: Write> Session<W> {
                 self.engine.stop();
                 self.quit = true;
             }
-            _ => self.pending.push_back(line),
+            _ => {
+                if self.settings.prompt {
+                    self.say(format!("(after the computer's move: {word})"));
+                }
+                self.pending.push_back(line);
+            }
         }
     }
 
@@ -375,8 +380,8 @@ impl<W: Write> Session<W> {
         let (limits, level) = self.search_limits(purpose);
         let position = self.game.position().clone();
         let who = match purpose {
-            Purpose::Move => "The computer is thinking 电脑思考中",
-            Purpose::Hint => "Looking for a hint 提示",
+            Purpose::Move => "The computer is thinking 电脑思考中 (scores for the computer)",
+            Purpose::Hint => "Looking for a hint 提示 (scores for you)",
         };
         self.say(format!("{who}... (type `now` to make it move at once)"));
         self.engine.send(Request::Think {
