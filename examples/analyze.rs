@@ -15,9 +15,9 @@ use std::time::Duration;
 use xiangqi::core::{Game, Position};
 use xiangqi::search::{Info, Level, Limits, Searcher};
 
-/// A middlegame from master play (after 20 moves of a central cannon opening).
-const MIDDLEGAME: &str =
-    "r1ba1ab2/4k4/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1";
+/// A middlegame from master play: the first game of `xiangqi-eval/tests/data/master_sample.txt`
+/// (CCPD, CC BY 4.0) after 30 plies.
+const MIDDLEGAME: &str = "1r1akab2/4c4/c3b1n2/4p3p/p1pR5/4P4/P1P1N1PrP/4C4/R5C2/2BAKAB2 w - - 3 16";
 
 fn main() -> ExitCode {
     match run() {
