@@ -1,8 +1,8 @@
 //! The terminal game (`examples/play`) driven through a pipe, as a scripted player would.
 //!
-//! The expected positions come from `tests/data/play_game_a.tsv`, a copy of the first plies of
-//! game A in the shared notation table (positions, ICCS, Chinese and WXF checked with pyffish
-//! and cchess), not from our own output.
+//! The expected positions, notations and checks come from `tests/data/play_notation.tsv`, a
+//! copy of the shared notation table (200 plies of two games: positions, ICCS, Chinese and
+//! WXF, checked with pyffish and cchess), not from our own output.
 
 // The board drawing is checked by its own unit tests, run from here (examples' unit tests
 // are not run by `cargo test`).
@@ -71,16 +71,21 @@ fn run(args: &[&str], script: &str) -> String {
     stdout
 }
 
-/// The rows of the shared notation table copied for this test: (iccs, chinese, wxf, fen before).
-fn game_a() -> Vec<[String; 4]> {
-    include_str!("data/play_game_a.tsv")
+/// The rows of the notation table: (iccs, chinese, wxf, fen before, check mark, game).
+fn table() -> Vec<[String; 6]> {
+    include_str!("data/play_notation.tsv")
         .lines()
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            [f[3], f[5], f[7], f[2]].map(str::to_string)
+            [f[3], f[5], f[7], f[2], f.get(9).unwrap_or(&""), f[0]].map(str::to_string)
         })
         .collect()
+}
+
+/// The plies of game A, which starts from the opening.
+fn game_a() -> Vec<[String; 6]> {
+    table().into_iter().filter(|r| r[5] == "A").collect()
 }
 
 /// Board and side of a FEN (the move counters are not what these tests are about).
@@ -173,6 +178,40 @@ fn scripted_game_in_three_notations_with_undo_redo_hint_save_and_load() {
         .collect();
     let expected: Vec<&str> = a[..8].iter().map(|r| r[0].as_str()).collect();
     assert_eq!(movetext, expected, "{text}");
+}
+
+#[test]
+fn every_ply_of_the_table_is_read_written_and_checks_announced() {
+    // Each ply from its position: Chinese for even rows, WXF (with `=`) for odd ones.
+    let rows = table();
+    let mut script = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        let text = if i % 2 == 0 { &r[1] } else { &r[2] };
+        script.push_str(&format!("fen {}\n{text}\n", r[3]));
+    }
+    script.push_str("quit\n");
+    let out = run(&["--both", "--ascii"], &script);
+    assert!(!out.contains("refused"), "{out}");
+    // Every move is announced as `<n>. <side> <chinese> (<iccs>, <wxf>)`.
+    let announced: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("红方 red ") || l.contains("黑方 black "))
+        .filter(|l| l.contains(". "))
+        .filter(|l| !l.starts_with("last move") && !l.starts_with("you play"))
+        .collect();
+    assert_eq!(announced.len(), rows.len(), "{out}");
+    for (line, r) in announced.iter().zip(&rows) {
+        let wxf = r[2].replace('=', ".");
+        assert!(
+            line.contains(&format!("{} ({}, {wxf})", r[1], r[0])),
+            "{line} should show {} {} {wxf}",
+            r[1],
+            r[0]
+        );
+    }
+    let checks = rows.iter().filter(|r| r[4] == "+").count();
+    assert_eq!(checks, 10);
+    assert_eq!(out.matches("将军! Check!").count(), checks, "{out}");
 }
 
 #[test]
