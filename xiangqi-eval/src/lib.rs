@@ -1,7 +1,29 @@
 //! # xiangqi-eval
 //!
-//! Position evaluation behind a trait: [`Evaluator`]. The search evaluates only through it,
-//! so a user can plug in their own evaluation. [`Material`] is the simplest evaluator.
+//! Position evaluation behind a trait, [`Evaluator`]: the search evaluates only through it,
+//! so a user can plug in their own evaluation. Scores are [`Score`]s (centipawn-like, a pawn
+//! before the river is about 100, with room for mate scores) from the side to move's view.
+//!
+//! - [`DefaultEvaluator`]: the engine's evaluation — tapered material and piece-square
+//!   tables kept incrementally, general safety, mobility, pawn structure and endgame
+//!   knowledge; every parameter in [`EvalParams`].
+//! - [`Material`]: material only, the simplest evaluator and a baseline.
+//!
+//! ```
+//! use xiangqi_core::Position;
+//! use xiangqi_eval::{DefaultEvaluator, Evaluator};
+//!
+//! let mut eval = DefaultEvaluator::new();
+//! let mut pos = Position::startpos();
+//! eval.reset(&pos);
+//! let m = pos.parse_uci("h2e2")?; // 炮二平五
+//! eval.make_move(&pos, m); // before the move is made...
+//! let undo = pos.make_move(m);
+//! println!("{}", eval.evaluate(&pos)); // from black's view now
+//! pos.unmake_move(m, undo);
+//! eval.unmake_move(&pos, m); // ...and after it is taken back
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 mod board;
@@ -14,7 +36,7 @@ mod terms;
 pub use default::{DefaultEvaluator, Trace};
 pub use params::{half_table_index, EvalParams, HalfTable, Pair};
 pub use score::Score;
-use xiangqi_core::{Color, Move, Position, Role};
+use xiangqi_core::{Move, Position, Role};
 
 /// An evaluation of positions, pluggable into the search.
 ///
@@ -27,6 +49,88 @@ use xiangqi_core::{Color, Move, Position, Role};
 ///
 /// Each search thread owns its own clone (`Clone + Send`); share read-only data such as
 /// big tables through an `Arc` inside the evaluator.
+///
+/// Keep the evaluation symmetric: the same score for the side to move after swapping the
+/// colours ([`Position::swap_colors`]) or mirroring the board ([`Position::flip_horizontal`]).
+///
+/// # Example: a user evaluator
+///
+/// Material plus a bonus for pawns across the river, kept incrementally (O(1) per move)
+/// through the hooks, then searched by the engine with
+/// `xiangqi_search::Searcher::with_evaluator(PawnsAndMaterial::default())`.
+///
+/// ```
+/// use xiangqi_core::{Color, Move, Piece, Position, Role, Square};
+/// use xiangqi_eval::{Evaluator, Score};
+///
+/// #[derive(Clone, Default)]
+/// struct PawnsAndMaterial {
+///     /// Red's total minus black's, for the current position.
+///     red: i32,
+///     /// Earlier totals, so that unmaking is O(1).
+///     history: Vec<i32>,
+/// }
+///
+/// fn value(p: Piece, sq: Square) -> i32 {
+///     let v = match p.role {
+///         Role::King => 0,
+///         Role::Advisor | Role::Elephant => 200,
+///         Role::Horse => 400,
+///         Role::Cannon => 450,
+///         Role::Chariot => 900,
+///         Role::Pawn if sq.on_side_of(p.color) => 100,
+///         Role::Pawn => 200, // across the river
+///     };
+///     if p.color == Color::Red { v } else { -v }
+/// }
+///
+/// impl Evaluator for PawnsAndMaterial {
+///     fn evaluate(&mut self, pos: &Position) -> Score {
+///         match pos.side_to_move() {
+///             Color::Red => Score(self.red),
+///             Color::Black => Score(-self.red),
+///         }
+///     }
+///     fn reset(&mut self, pos: &Position) {
+///         self.history.clear();
+///         self.red = pos.all_pieces().map(|(sq, p)| value(p, sq)).sum();
+///     }
+///     fn make_move(&mut self, pos: &Position, m: Move) {
+///         self.history.push(self.red);
+///         let p = pos.piece_at(m.from()).expect("a piece on the from-square");
+///         self.red += value(p, m.to()) - value(p, m.from());
+///         if let Some(captured) = pos.piece_at(m.to()) {
+///             self.red -= value(captured, m.to());
+///         }
+///     }
+///     fn unmake_move(&mut self, _pos: &Position, _m: Move) {
+///         self.red = self.history.pop().expect("make_move came first");
+///     }
+///     fn make_null(&mut self, _pos: &Position) {
+///         self.history.push(self.red);
+///     }
+///     fn unmake_null(&mut self, _pos: &Position) {
+///         self.red = self.history.pop().expect("make_null came first");
+///     }
+/// }
+///
+/// // Follow a capture with the hooks and compare with a fresh evaluation.
+/// let mut pos = Position::from_fen("4k4/9/9/9/4p4/4P4/9/9/9/3K5 w - - 0 1")?;
+/// let mut eval = PawnsAndMaterial::default();
+/// eval.reset(&pos);
+/// assert_eq!(eval.evaluate(&pos), Score(0));
+/// let m = pos.parse_uci("e4e5")?; // the red pawn takes the black one
+/// eval.make_move(&pos, m);
+/// let undo = pos.make_move(m);
+/// let mut fresh = PawnsAndMaterial::default();
+/// fresh.reset(&pos);
+/// assert_eq!(eval.evaluate(&pos), fresh.evaluate(&pos));
+/// assert_eq!(eval.evaluate(&pos), Score(-200)); // black to move, a crossed pawn down
+/// pos.unmake_move(m, undo);
+/// eval.unmake_move(&pos, m);
+/// assert_eq!(eval.evaluate(&pos), Score(0));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
 pub trait Evaluator: Clone + Send + 'static {
     /// The score of `pos` for the side to move.
     fn evaluate(&mut self, pos: &Position) -> Score;
@@ -75,7 +179,6 @@ impl Evaluator for Material {
             let diff = pos.count(us, role) as i32 - pos.count(us.other(), role) as i32;
             s += diff * Material::value(role);
         }
-        let _ = Color::Red;
         Score(s)
     }
 }
