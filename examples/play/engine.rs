@@ -62,15 +62,26 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the engine thread; its reports go to `reports`, wrapped by `wrap`.
-    pub fn start<T: Send + 'static>(reports: Sender<T>, wrap: fn(Report) -> T) -> Engine {
+    /// Starts the engine thread with `threads` search threads and a `hash_mb` MiB
+    /// transposition table; its reports go to `reports`, wrapped by `wrap`.
+    pub fn start<T: Send + 'static>(
+        reports: Sender<T>,
+        wrap: fn(Report) -> T,
+        threads: usize,
+        hash_mb: usize,
+    ) -> Engine {
         let (requests, inbox) = mpsc::channel::<Request>();
         let (handle_tx, handle_rx) = mpsc::channel();
         let stop_wanted = Arc::new(AtomicBool::new(false));
         let wanted = Arc::clone(&stop_wanted);
         let thread = thread::Builder::new()
             .name("engine".into())
-            .spawn(move || run(inbox, reports, wrap, handle_tx, wanted))
+            .spawn(move || {
+                let mut searcher = Searcher::new();
+                searcher.set_hash_size(hash_mb);
+                searcher.set_threads(threads);
+                run(searcher, inbox, reports, wrap, handle_tx, wanted)
+            })
             .expect("start the engine thread");
         let stop = handle_rx
             .recv()
@@ -111,14 +122,13 @@ impl Drop for Engine {
 }
 
 fn run<T>(
+    mut searcher: Searcher,
     inbox: Receiver<Request>,
     reports: Sender<T>,
     wrap: fn(Report) -> T,
     handle: Sender<StopHandle>,
     stop_wanted: Arc<AtomicBool>,
 ) {
-    let mut searcher = Searcher::new();
-    searcher.set_hash_size(64);
     // A different game each run at the levels with evaluation noise.
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -37,6 +37,7 @@ usage: play [options]
   --hint-nodes N | --hint-time MS          the limits of a hint (default 2000 ms)
   --rules asian|chinese      the rules that judge repetitions (default asian)
   --no-book                  the computer does not play from the opening book
+  --threads N | --hash MB    search threads (default 1) and hash table size (default 64 MiB)
   --ascii                    letters instead of Chinese characters (terminals without CJK fonts)
   --color | --no-color       ANSI colours (default: on when the output is a terminal)
   --wxf | --iccs             write the move list in WXF or ICCS instead of Chinese";
@@ -46,6 +47,8 @@ struct Args {
     fen: Option<String>,
     load: Option<String>,
     ask: bool,
+    threads: usize,
+    hash_mb: usize,
 }
 
 fn parse_args() -> Result<Option<Args>, String> {
@@ -75,6 +78,8 @@ fn parse_args() -> Result<Option<Args>, String> {
     let mut chose = false;
     let mut limits = Limits::default();
     let mut custom = false;
+    let mut threads = 1;
+    let mut hash_mb = 64;
     fn value<T: std::str::FromStr>(
         args: &mut impl Iterator<Item = String>,
         flag: &str,
@@ -133,6 +138,8 @@ fn parse_args() -> Result<Option<Args>, String> {
                 }
             }
             "--no-book" => settings.book = false,
+            "--threads" => threads = value::<usize>(&mut args, "--threads")?.clamp(1, 256),
+            "--hash" => hash_mb = value::<usize>(&mut args, "--hash")?.clamp(1, 65536),
             "--ascii" => settings.style.ascii = true,
             "--color" | "--colour" => settings.style.color = true,
             "--no-color" | "--no-colour" => settings.style.color = false,
@@ -154,6 +161,8 @@ fn parse_args() -> Result<Option<Args>, String> {
         fen,
         load,
         ask: stdin_tty && !chose,
+        threads,
+        hash_mb,
     }))
 }
 
@@ -239,7 +248,7 @@ fn main() -> ExitCode {
     if args.ask {
         ask_side_and_level(&mut settings, &inbox);
     }
-    let engine = engine::Engine::start(events, Event::Engine);
+    let engine = engine::Engine::start(events, Event::Engine, args.threads, args.hash_mb);
     let stdout = std::io::stdout();
     let mut session = Session::new(stdout.lock(), settings, game, engine);
     if session.run(inbox) {

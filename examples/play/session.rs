@@ -303,8 +303,8 @@ impl<W: Write> Session<W> {
                 }
                 self.engine.stop();
             }
-            // A quit typed behind other commands (a script) waits for them.
-            "quit" | "exit" | "退出" if self.pending.is_empty() => {
+            // At a terminal, quit at once; from a script, in turn.
+            "quit" | "exit" | "退出" if self.settings.prompt && self.pending.is_empty() => {
                 self.engine.stop();
                 self.quit = true;
             }
