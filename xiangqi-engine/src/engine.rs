@@ -377,7 +377,11 @@ impl Engine {
             f.handle = None;
         }
         let job = SearchJob {
-            game: self.game.clone(),
+            game: if self.options.sixty_move_rule {
+                self.game.clone()
+            } else {
+                without_move_limit(&self.game)
+            },
             limits,
             hold,
             protocol: self.protocol,
@@ -518,9 +522,38 @@ fn apply_strength(s: &mut Searcher, o: &Options) {
 }
 
 /// Passes the rule options to the searcher.
-// Waiting on the search's `set_rules`.
-fn apply_rules(_s: &mut Searcher, o: &Options) {
-    let _ = matches!(o.repetition, RepetitionRule::Asian);
+fn apply_rules(s: &mut Searcher, o: &Options) {
+    s.set_rules(match o.repetition {
+        RepetitionRule::Asian => xiangqi_core::RuleSet::Asian,
+        RepetitionRule::Chinese => xiangqi_core::RuleSet::Chinese,
+    });
+}
+
+/// Plies of history kept when the sixty-move rule is off (enough for any repetition cycle
+/// that matters, and far from the 120-ply limit the search applies).
+const HISTORY_WITHOUT_MOVE_LIMIT: usize = 60;
+
+/// The game as the search should see it with the sixty-move rule off: the searcher always
+/// applies the rule to the capture-free count, so the game is restarted at most
+/// [`HISTORY_WITHOUT_MOVE_LIMIT`] plies back with that count set to zero.
+fn without_move_limit(game: &Game) -> Game {
+    let clock = game.position().halfmove_clock() as usize;
+    if clock < HISTORY_WITHOUT_MOVE_LIMIT {
+        return game.clone();
+    }
+    let keep = HISTORY_WITHOUT_MOVE_LIMIT.min(game.moves().len());
+    let first = game.moves().len() - keep;
+    let from = &game.positions()[first];
+    let Ok(start) = from.to_setup().counters(0, from.fullmove_number()).build() else {
+        return game.clone();
+    };
+    let mut restarted = Game::new(start);
+    for &m in &game.moves()[first..] {
+        if restarted.play(m).is_err() {
+            return game.clone();
+        }
+    }
+    restarted
 }
 
 fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
@@ -660,4 +693,37 @@ fn checked_moves(
         _ => None,
     };
     (best, ponder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_move_limit_can_be_lifted() {
+        // 118 plies without a capture: the horses go back and forth.
+        let mut game = Game::new(Position::startpos());
+        let cycle = ["b0c2", "b9c7", "c2b0", "c7b9"];
+        for text in cycle.iter().cycle().take(118) {
+            let m = game.position().parse_uci(text).unwrap();
+            game.play(m).unwrap();
+        }
+        assert_eq!(game.position().halfmove_clock(), 118);
+        let lifted = without_move_limit(&game);
+        assert_eq!(lifted.position().board_fen(), game.position().board_fen());
+        assert_eq!(
+            lifted.position().halfmove_clock() as usize,
+            HISTORY_WITHOUT_MOVE_LIMIT
+        );
+        assert_eq!(
+            lifted.moves(),
+            &game.moves()[118 - HISTORY_WITHOUT_MOVE_LIMIT..]
+        );
+        // Short games are left alone.
+        let mut short = Game::new(Position::startpos());
+        short
+            .play(short.position().parse_uci("h2e2").unwrap())
+            .unwrap();
+        assert_eq!(without_move_limit(&short), short);
+    }
 }

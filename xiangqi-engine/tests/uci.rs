@@ -102,6 +102,7 @@ fn search_by_each_limit_gives_legal_moves() {
         "go wtime 2000 btime 2000 winc 10 binc 10",
         "go wtime 5000 btime 3000 movestogo 20",
         "go wtime 0 btime 0",
+        "go movetime 0",
         "go btime 0 wtime 0 binc 0 winc 0",
         "go mate 2",
     ] {
