@@ -71,7 +71,12 @@ enum Job {
     /// A change, with the options as they are after it.
     Configure(Configure, Options),
     Sync(mpsc::Sender<()>),
+    /// A short search for UCCI `probe`; the `pophash` line goes back on the channel.
+    Probe(Box<Game>, mpsc::Sender<String>),
 }
+
+/// Nodes searched to answer a UCCI `probe`.
+const PROBE_NODES: u64 = 20_000;
 
 /// The engine state driven by protocol lines.
 pub struct Engine {
@@ -488,24 +493,25 @@ impl Engine {
         self.say(&format!("Checkers: {}", checkers.join(" ")));
     }
 
-    /// UCCI `probe`: we cannot read the search's hash table through its API, so we answer
-    /// with what the rules and the static evaluation say and an empty `pophash`.
+    /// UCCI `probe`: the search's hash table is not readable through its API, so when idle
+    /// the engine answers with a short search of the position (its best move and exact
+    /// value, as `pophash bestmove … lowerbound … depth … upperbound … depth …`); while
+    /// it thinks, with an empty `pophash`.
     fn probe(&self, spec: &PositionSpec) {
         let Some(game) = self.build_game(spec, "probe") else {
             self.say("pophash");
             return;
         };
-        let pos = game.position();
-        let mut eval = xiangqi_eval::DefaultEvaluator::default();
-        eval.reset(pos);
-        let s = eval.evaluate(pos);
-        self.info(&format!(
-            "probe {}: {} legal moves, static evaluation {}",
-            pos.fen(),
-            pos.legal_moves().len(),
-            s.0
-        ));
-        self.say("pophash");
+        if self.shared.lock().searching || self.jobs.is_none() {
+            self.say("pophash");
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        self.send(Job::Probe(Box::new(game), tx));
+        let line = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| "pophash".to_string());
+        self.say(&line);
     }
 }
 
@@ -571,6 +577,32 @@ fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
             }
             Job::Sync(tx) => {
                 let _ = tx.send(());
+            }
+            Job::Probe(game, tx) => {
+                let limits = Limits {
+                    nodes: Some(PROBE_NODES),
+                    ..Limits::default()
+                };
+                let found = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.search(&game, &limits, &mut |_| {})
+                }));
+                let line = match found {
+                    Ok(SearchResult {
+                        best_move: Some(m),
+                        score,
+                        depth,
+                        ..
+                    }) => {
+                        let v = output::ucci_score(score);
+                        format!("pophash bestmove {m} lowerbound {v} depth {depth} upperbound {v} depth {depth}")
+                    }
+                    Ok(_) => "pophash".to_string(),
+                    Err(_) => {
+                        searcher = rebuilt(&applied);
+                        "pophash".to_string()
+                    }
+                };
+                let _ = tx.send(line);
             }
             Job::Search(job) => {
                 if !run_search(&mut searcher, *job, &shared, &out) {

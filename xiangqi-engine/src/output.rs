@@ -6,7 +6,7 @@ use xiangqi_eval::Score;
 use xiangqi_search::Info;
 
 /// UCCI engines print plain numbers; ElephantEye's mate scores are 10000 minus the plies.
-fn ucci_score(score: Score) -> i32 {
+pub fn ucci_score(score: Score) -> i32 {
     if score.is_mate() {
         let plies = Score::MATE.0 - score.0.abs();
         score.0.signum() * (10_000 - plies)

@@ -136,8 +136,22 @@ fn stop_ponderhit_probe_and_no_move() {
     let (_, best) = e.read_bestmove();
     legal_bestmove(&best, game_after(None, "h2e2").position());
 
-    e.send("probe startpos moves h2e2 h9g7");
+    // A probe of a position where red mates at once (mates.epd): the best move and a
+    // winning value.
+    e.send("probe fen 2Rckab1C/4a4/4R3n/p5p2/9/2N6/2P5P/C5r2/4K4/2B2A3 w - - 0 1");
+    let line = e.read_until(|l| l.starts_with("pophash")).pop().unwrap();
+    assert!(
+        line.starts_with("pophash bestmove e7e8 lowerbound "),
+        "{line}"
+    );
+    let value: i32 = line.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(value > 9000, "{line}");
+    // While thinking, the engine answers at once with what it knows: nothing.
+    e.send("go infinite");
+    e.send("probe startpos");
     e.read_until(|l| l == "pophash");
+    e.send("stop");
+    e.read_bestmove();
 
     e.send("position fen 3k5/2P6/9/9/9/9/9/9/9/4K4 b - - 0 1");
     e.send("go depth 2");
