@@ -2,8 +2,10 @@
 //!
 //! ```text
 //! cargo run --release --example play -- [--black | --both] [--level N] [--fen FEN | --load FILE]
-//!     [--ascii] [--color | --no-color] [--depth D] [--nodes N] [--movetime MS]
+//!     [--ascii] [--color | --no-color] [--depth D] [--nodes N] [--movetime MS] [--no-book]
+//!     [--hint-nodes N | --hint-time MS] [--rules asian|chinese] [--threads N] [--hash MB]
 //! ```
+//! (`--help` explains each.)
 //! Moves are typed as ICCS (`h2e2`), WXF (`C2.5`) or Chinese (`炮二平五`); `help` lists the
 //! commands. Works with the input from a pipe (a scripted game): then the input lines are
 //! echoed, no prompt is shown and colours are off unless `--color` is given.
