@@ -759,3 +759,91 @@ mod tests {
         assert_eq!(without_move_limit(&short), short);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn command() -> impl Strategy<Value = String> {
+        let word = "[a-i][0-9][a-i][0-9]";
+        prop_oneof![
+            (1u32..4).prop_map(|d| format!("go depth {d}")),
+            (0u64..3000).prop_map(|n| format!("go nodes {n}")),
+            (0u64..30).prop_map(|t| format!("go wtime {t} btime {t}")),
+            (0u64..30).prop_map(|t| format!("go time {t} increment 0")),
+            Just("go infinite".to_string()),
+            Just("go ponder".to_string()),
+            Just("go mate 1".to_string()),
+            (0u32..3).prop_map(|d| format!("go perft {d}")),
+            Just("stop".to_string()),
+            Just("ponderhit".to_string()),
+            Just("isready".to_string()),
+            Just("ucinewgame".to_string()),
+            Just("uci".to_string()),
+            Just("ucci".to_string()),
+            Just("d".to_string()),
+            Just("eval".to_string()),
+            proptest::collection::vec(word, 0..6)
+                .prop_map(|m| format!("position startpos moves {}", m.join(" "))),
+            proptest::collection::vec(word, 0..4).prop_map(|m| format!("banmoves {}", m.join(" "))),
+            proptest::collection::vec(word, 0..4)
+                .prop_map(|m| format!("go depth 2 searchmoves {}", m.join(" "))),
+            "[rnbakcpRNBAKCP1-9/]{0,60} [wrb]".prop_map(|f| format!("position fen {f}")),
+            "[rnbakcpRNBAKCP1-9/]{0,40}".prop_map(|f| format!("probe fen {f}")),
+            (
+                prop_oneof![
+                    Just("Hash"),
+                    Just("Threads"),
+                    Just("MultiPV"),
+                    Just("Skill Level"),
+                    Just("UCI_Elo"),
+                    Just("UCI_LimitStrength"),
+                    Just("Repetition Rule"),
+                    Just("Sixty Move Rule"),
+                    Just("Clear Hash"),
+                    Just("Move Overhead"),
+                ],
+                "-?[0-9]{1,3}|true|false|Chinese|[a-z]{0,5}"
+            )
+                .prop_map(|(n, v)| format!("setoption name {n} value {v}")),
+            "\\PC{0,30}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Any sequence of commands is survived, and every search that is started gets
+        /// exactly one answer.
+        #[test]
+        fn every_go_gets_one_answer(lines in proptest::collection::vec(command(), 0..14)) {
+            let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+            let sink = Arc::clone(&seen);
+            let out: Sink = Arc::new(move |l: &str| {
+                sink.lock().unwrap().extend(l.lines().map(str::to_string));
+            });
+            let mut engine = Engine::new(out);
+            let mut searches = 0;
+            for line in &lines {
+                if line.starts_with("go") && !line.starts_with("go perft") {
+                    searches += 1;
+                }
+                // Cap the hash so that a case does not allocate gigabytes.
+                if line.starts_with("setoption name Hash") {
+                    continue;
+                }
+                prop_assert!(engine.handle_line(line));
+            }
+            engine.handle_line("stop");
+            engine.shutdown();
+            let answers = seen
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|l| l.starts_with("bestmove") || l.starts_with("nobestmove"))
+                .count();
+            prop_assert_eq!(answers, searches);
+        }
+    }
+}

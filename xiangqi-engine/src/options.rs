@@ -464,6 +464,27 @@ mod tests {
     }
 
     #[test]
+    fn every_listed_option_takes_its_default() {
+        for protocol in [Protocol::Uci, Protocol::Ucci] {
+            let mut o = Options::default();
+            for line in o.clone().lines(protocol) {
+                let rest = line.strip_prefix("option ").unwrap();
+                let rest = rest.strip_prefix("name ").unwrap_or(rest);
+                let (name, spec) = rest.split_once(" type ").unwrap();
+                let value = spec
+                    .split_once("default ")
+                    .map(|(_, v)| v.split(" var ").next().unwrap().split(' ').next().unwrap());
+                let (change, note) = o.set(name, value).unwrap_or_else(|e| panic!("{line}: {e}"));
+                assert_eq!(note, None, "{line}");
+                if spec.starts_with("button") {
+                    assert_ne!(change, Change::Nothing, "{line}");
+                }
+            }
+            assert_eq!(o, Options::default(), "{protocol:?}");
+        }
+    }
+
+    #[test]
     fn levels() {
         let mut o = Options::default();
         assert_eq!(o.level_index(5), None);
