@@ -12,10 +12,22 @@ use xiangqi::core::{Game, Position};
 use xiangqi::search::{Limits, Searcher};
 
 const POSITIONS: [(&str, u32); 5] = [
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", 9),
-    ("1r1akab2/4c4/c3b1n2/4p3p/p1pR5/4P4/P1P1N1PrP/4C4/R5C2/2BAKAB2 w - - 3 16", 8),
-    ("rCnak1b2/4a1c2/4b4/p3p4/6p1p/P1R6/4P1c1r/N2CB4/4A4/1R2KAB2 w - - 4 21", 8),
-    ("3ak1b2/3Pa2N1/4b4/p4R2p/4p4/6B2/2n2c2P/4B4/4A1n2/3K1A3 w - - 0 1", 8),
+    (
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        9,
+    ),
+    (
+        "1r1akab2/4c4/c3b1n2/4p3p/p1pR5/4P4/P1P1N1PrP/4C4/R5C2/2BAKAB2 w - - 3 16",
+        8,
+    ),
+    (
+        "rCnak1b2/4a1c2/4b4/p3p4/6p1p/P1R6/4P1c1r/N2CB4/4A4/1R2KAB2 w - - 4 21",
+        8,
+    ),
+    (
+        "3ak1b2/3Pa2N1/4b4/p4R2p/4p4/6B2/2n2c2P/4B4/4A1n2/3K1A3 w - - 0 1",
+        8,
+    ),
     ("3k5/4a4/4ba3/9/9/2R6/9/9/4A4/3AK1r2 w - - 0 1", 10),
 ];
 
@@ -28,7 +40,10 @@ fn search(c: &mut Criterion) {
         let mut nodes = 0;
         for (game, depth) in &games {
             searcher.new_game();
-            let limits = Limits { depth: Some(*depth), ..Limits::default() };
+            let limits = Limits {
+                depth: Some(*depth),
+                ..Limits::default()
+            };
             nodes += searcher.search(game, &limits, &mut |_| {}).nodes;
         }
         nodes
@@ -38,7 +53,9 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.throughput(Throughput::Elements(nodes));
     group.sample_size(10);
-    group.bench_function("fixed depth, 5 positions", |b| b.iter(|| run(&mut searcher)));
+    group.bench_function("fixed depth, 5 positions", |b| {
+        b.iter(|| run(&mut searcher))
+    });
     group.finish();
 }
 

@@ -657,8 +657,26 @@ impl<E: Evaluator> Worker<E> {
         }
     }
 
+    /// The next move to try: selection of the best for the first few (most nodes cut off
+    /// early), then one insertion sort of the rest (all-nodes try everything).
     #[inline]
     fn pick(list: &mut MoveList, scores: &mut [i32; MAX_MOVES], start: usize) -> (Move, i32) {
+        if start == 3 {
+            for i in start + 1..list.len() {
+                let (m, sc) = (list[i], scores[i]);
+                let mut j = i;
+                while j > start && scores[j - 1] < sc {
+                    scores[j] = scores[j - 1];
+                    list[j] = list[j - 1];
+                    j -= 1;
+                }
+                scores[j] = sc;
+                list[j] = m;
+            }
+        }
+        if start >= 3 {
+            return (list[start], scores[start]);
+        }
         let mut best = start;
         for i in start + 1..list.len() {
             if scores[i] > scores[best] {

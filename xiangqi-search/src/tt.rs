@@ -41,9 +41,13 @@ pub struct TtEntry {
 
 const BUCKET: usize = 4;
 
+/// Four entries (check word, data word) in one cache line.
+#[repr(align(64))]
+struct Bucket([AtomicU64; 2 * BUCKET]);
+
 /// A lock-free transposition table sized in MiB.
 pub struct Tt {
-    slots: Vec<AtomicU64>,
+    table: Vec<Bucket>,
     buckets: usize,
     age: AtomicU64,
 }
@@ -104,10 +108,10 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (BUCKET * 16)).max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET * 2);
-        slots.resize_with(buckets * BUCKET * 2, || AtomicU64::new(0));
+        let mut table = Vec::with_capacity(buckets);
+        table.resize_with(buckets, || Bucket(Default::default()));
         Tt {
-            slots,
+            table,
             buckets,
             age: AtomicU64::new(0),
         }
@@ -115,8 +119,10 @@ impl Tt {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.store(0, Ordering::Relaxed);
+        for b in &self.table {
+            for s in &b.0 {
+                s.store(0, Ordering::Relaxed);
+            }
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -127,8 +133,8 @@ impl Tt {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+    fn bucket(&self, key: u64) -> &[AtomicU64; 2 * BUCKET] {
+        &self.table[(((key as u128) * (self.buckets as u128)) >> 64) as usize].0
     }
 
     /// The entry stored for `key`, if any.
@@ -136,8 +142,8 @@ impl Tt {
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let b = self.bucket(key);
         for i in 0..BUCKET {
-            let data = self.slots[b + 2 * i + 1].load(Ordering::Relaxed);
-            let check = self.slots[b + 2 * i].load(Ordering::Relaxed);
+            let data = b[2 * i + 1].load(Ordering::Relaxed);
+            let check = b[2 * i].load(Ordering::Relaxed);
             if data != 0 && check ^ data == key {
                 return unpack(data);
             }
@@ -162,8 +168,8 @@ impl Tt {
         let mut victim = 0;
         let mut worst = i32::MAX;
         for i in 0..BUCKET {
-            let data = self.slots[b + 2 * i + 1].load(Ordering::Relaxed);
-            let check = self.slots[b + 2 * i].load(Ordering::Relaxed);
+            let data = b[2 * i + 1].load(Ordering::Relaxed);
+            let check = b[2 * i].load(Ordering::Relaxed);
             if data == 0 {
                 if worst > i32::MIN {
                     victim = i;
@@ -193,8 +199,8 @@ impl Tt {
             }
         }
         let data = pack(mv, score, eval, depth, bound, age);
-        self.slots[b + 2 * victim].store(key ^ data, Ordering::Relaxed);
-        self.slots[b + 2 * victim + 1].store(data, Ordering::Relaxed);
+        b[2 * victim].store(key ^ data, Ordering::Relaxed);
+        b[2 * victim + 1].store(data, Ordering::Relaxed);
     }
 
     /// Per mille of a sample of entries written during the current search.
@@ -204,7 +210,7 @@ impl Tt {
         let mut used = 0;
         for b in 0..n {
             for i in 0..BUCKET {
-                let data = self.slots[b * BUCKET * 2 + 2 * i + 1].load(Ordering::Relaxed);
+                let data = self.table[b].0[2 * i + 1].load(Ordering::Relaxed);
                 if data != 0 && (data >> 58) & 63 == age {
                     used += 1;
                 }
