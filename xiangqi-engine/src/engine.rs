@@ -5,17 +5,17 @@
 //! for it (`isready` when idle waits for queued option changes; a new `go`, `bench` and `quit`
 //! stop the running search first). Search progress and `bestmove` are written by the worker.
 
+use crate::bench;
 use crate::command::{self, Command, GoParams, PositionSpec, Protocol};
-use crate::options::{Change, Options, RepetitionRule};
-use crate::{bench, output};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use crate::options::{Change, Options};
+use crate::worker::{self, Configure, Job, SearchJob, Shared};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use xiangqi_core::{Color, Game, Move, Position};
 use xiangqi_eval::Evaluator;
-use xiangqi_search::{Clock, Limits, SearchResult, Searcher, StopHandle};
+use xiangqi_search::{Clock, Limits};
 
 /// Where the engine writes its lines (stdout in the binary, a buffer in tests).
 pub type Sink = Arc<dyn Fn(&str) + Send + Sync>;
@@ -24,59 +24,6 @@ pub type Sink = Arc<dyn Fn(&str) + Send + Sync>;
 pub const NAME: &str = concat!("xiangqi-engine ", env!("CARGO_PKG_VERSION"));
 /// The authors in `id author`.
 pub const AUTHOR: &str = "the xiangqi workspace authors";
-
-/// What the GUI has asked of the running search, shared with the worker.
-#[derive(Default)]
-struct Flags {
-    /// A search job has been sent and its `bestmove` not yet written.
-    searching: bool,
-    /// `stop` (or quit, or a new go) arrived for the current search.
-    stop: bool,
-    /// `ponderhit` arrived for the current search.
-    ponderhit: bool,
-    /// The stop handle of the search in progress.
-    handle: Option<StopHandle>,
-}
-
-#[derive(Default)]
-struct Shared {
-    flags: Mutex<Flags>,
-    changed: Condvar,
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, Flags> {
-        // A poisoned lock only means another thread panicked while holding it; the flags
-        // are plain values, so carry on with them.
-        self.flags.lock().unwrap_or_else(|e| e.into_inner())
-    }
-    fn wait<'a>(&self, guard: MutexGuard<'a, Flags>) -> MutexGuard<'a, Flags> {
-        self.changed.wait(guard).unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-struct SearchJob {
-    game: Game,
-    limits: Limits,
-    /// Hold `bestmove` until `stop` (infinite) or `stop`/`ponderhit` (ponder).
-    hold: bool,
-    protocol: Protocol,
-}
-
-/// A change to the searcher, run on the search thread between searches.
-type Configure = Box<dyn FnOnce(&mut Searcher) + Send>;
-
-enum Job {
-    Search(Box<SearchJob>),
-    /// A change, with the options as they are after it.
-    Configure(Configure, Options),
-    Sync(mpsc::Sender<()>),
-    /// A short search for UCCI `probe`; the `pophash` line goes back on the channel.
-    Probe(Box<Game>, mpsc::Sender<String>),
-}
-
-/// Nodes searched to answer a UCCI `probe`.
-const PROBE_NODES: u64 = 20_000;
 
 /// The engine state driven by protocol lines.
 pub struct Engine {
@@ -102,7 +49,7 @@ impl Engine {
             std::thread::Builder::new()
                 .name("search".into())
                 .stack_size(64 << 20)
-                .spawn(move || worker(rx, shared, out))
+                .spawn(move || worker::worker(rx, shared, out))
                 .ok()
         };
         if worker.is_none() {
@@ -312,8 +259,8 @@ impl Engine {
                     Change::Hash => Some(Box::new(move |s| s.set_hash_size(o.hash_mb))),
                     Change::Threads => Some(Box::new(move |s| s.set_threads(o.threads))),
                     Change::MultiPv => Some(Box::new(move |s| s.set_multipv(o.multipv))),
-                    Change::Strength => Some(Box::new(move |s| apply_strength(s, &o))),
-                    Change::Rules => Some(Box::new(move |s| apply_rules(s, &o))),
+                    Change::Strength => Some(Box::new(move |s| worker::apply_strength(s, &o))),
+                    Change::Rules => Some(Box::new(move |s| worker::apply_rules(s, &o))),
                     Change::ClearHash | Change::NewGame => Some(Box::new(|s| s.new_game())),
                 };
                 if let Some(job) = job {
@@ -385,7 +332,7 @@ impl Engine {
             game: if self.options.sixty_move_rule {
                 self.game.clone()
             } else {
-                without_move_limit(&self.game)
+                worker::without_move_limit(&self.game)
             },
             limits,
             hold,
@@ -521,249 +468,11 @@ impl Drop for Engine {
     }
 }
 
-/// Passes the strength options to the searcher.
-fn apply_strength(s: &mut Searcher, o: &Options) {
-    let levels = xiangqi_search::Level::all();
-    s.set_level(o.level_index(levels.len()).map(|i| levels[i]));
-}
-
-/// Passes the rule options to the searcher.
-fn apply_rules(s: &mut Searcher, o: &Options) {
-    s.set_rules(match o.repetition {
-        RepetitionRule::Asian => xiangqi_core::RuleSet::Asian,
-        RepetitionRule::Chinese => xiangqi_core::RuleSet::Chinese,
-    });
-}
-
-/// Plies of history kept when the sixty-move rule is off (enough for any repetition cycle
-/// that matters, and far from the 120-ply limit the search applies).
-const HISTORY_WITHOUT_MOVE_LIMIT: usize = 60;
-
-/// The game as the search should see it with the sixty-move rule off: the searcher always
-/// applies the rule to the capture-free count, so the game is restarted at most
-/// [`HISTORY_WITHOUT_MOVE_LIMIT`] plies back with that count set to zero.
-fn without_move_limit(game: &Game) -> Game {
-    let clock = game.position().halfmove_clock() as usize;
-    if clock < HISTORY_WITHOUT_MOVE_LIMIT {
-        return game.clone();
-    }
-    let keep = HISTORY_WITHOUT_MOVE_LIMIT.min(game.moves().len());
-    let first = game.moves().len() - keep;
-    let from = &game.positions()[first];
-    let Ok(start) = from.to_setup().counters(0, from.fullmove_number()).build() else {
-        return game.clone();
-    };
-    let mut restarted = Game::new(start);
-    for &m in &game.moves()[first..] {
-        if restarted.play(m).is_err() {
-            return game.clone();
-        }
-    }
-    restarted
-}
-
-fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
-    let mut searcher = Searcher::new();
-    // The options as last applied, to rebuild the searcher should it ever panic.
-    let mut applied = Options::default();
-    while let Ok(job) = rx.recv() {
-        match job {
-            Job::Configure(f, options) => {
-                applied = options;
-                if catch_unwind(AssertUnwindSafe(|| f(&mut searcher))).is_err() {
-                    out("info string internal error while applying an option; searcher rebuilt");
-                    searcher = rebuilt(&applied);
-                }
-            }
-            Job::Sync(tx) => {
-                let _ = tx.send(());
-            }
-            Job::Probe(game, tx) => {
-                let limits = Limits {
-                    nodes: Some(PROBE_NODES),
-                    ..Limits::default()
-                };
-                let found = catch_unwind(AssertUnwindSafe(|| {
-                    searcher.search(&game, &limits, &mut |_| {})
-                }));
-                let line = match found {
-                    Ok(SearchResult {
-                        best_move: Some(m),
-                        score,
-                        depth,
-                        ..
-                    }) => {
-                        let v = output::ucci_score(score);
-                        format!("pophash bestmove {m} lowerbound {v} depth {depth} upperbound {v} depth {depth}")
-                    }
-                    Ok(_) => "pophash".to_string(),
-                    Err(_) => {
-                        searcher = rebuilt(&applied);
-                        "pophash".to_string()
-                    }
-                };
-                let _ = tx.send(line);
-            }
-            Job::Search(job) => {
-                if !run_search(&mut searcher, *job, &shared, &out) {
-                    searcher = rebuilt(&applied);
-                }
-            }
-        }
-    }
-}
-
-/// A fresh searcher with `o` applied.
-fn rebuilt(o: &Options) -> Searcher {
-    let mut s = Searcher::new();
-    s.set_hash_size(o.hash_mb);
-    s.set_threads(o.threads);
-    s.set_multipv(o.multipv);
-    apply_strength(&mut s, o);
-    apply_rules(&mut s, o);
-    s
-}
-
-/// Runs one search and writes its `bestmove`. Returns `false` if the search panicked (a
-/// legal move is still played, so the GUI's game goes on).
-fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Sink) -> bool {
-    let SearchJob {
-        game,
-        mut limits,
-        hold,
-        protocol,
-    } = job;
-    let pondering = limits.ponder;
-    let handle = searcher.stop_handle();
-    {
-        let mut f = shared.lock();
-        // A stop or ponderhit that arrived before the search began must not be lost.
-        if f.stop {
-            limits = Limits {
-                depth: Some(1),
-                search_moves: limits.search_moves,
-                ..Limits::default()
-            };
-        }
-        if f.ponderhit {
-            limits.ponder = false;
-        }
-        f.handle = Some(handle.clone());
-    }
-    let pos = game.position().clone();
-    let mut observer = |info: &xiangqi_search::Info| {
-        out(&output::info_line(info, protocol));
-        // Repeat a stop/ponderhit in case the search reset its flags as it began.
-        let f = shared.lock();
-        if f.stop {
-            handle.stop();
-        }
-        if f.ponderhit {
-            handle.ponderhit();
-        }
-    };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        searcher.search(&game, &limits, &mut observer)
-    }));
-    let healthy = outcome.is_ok();
-    let result = outcome.unwrap_or_else(|_| {
-        out("info string internal error in the search; playing a legal move");
-        SearchResult {
-            best_move: None,
-            ponder_move: None,
-            score: xiangqi_eval::Score::ZERO,
-            pv: Vec::new(),
-            depth: 0,
-            nodes: 0,
-        }
-    });
-    let (best, ponder) = checked_moves(&pos, &result, &limits, out);
-    let mut f = shared.lock();
-    while hold && !f.stop && !(pondering && f.ponderhit) {
-        f = shared.wait(f);
-    }
-    out(&output::bestmove_line(best, ponder, protocol));
-    f.searching = false;
-    f.handle = None;
-    shared.changed.notify_all();
-    healthy
-}
-
-/// The search's moves, checked: a best move that is not legal (or not among the allowed
-/// root moves) is replaced by a legal one, and a ponder move must be legal after it.
-fn checked_moves(
-    pos: &Position,
-    result: &SearchResult,
-    limits: &Limits,
-    out: &Sink,
-) -> (Option<Move>, Option<Move>) {
-    let allowed = |m: Move| {
-        pos.is_legal(m) && (limits.search_moves.is_empty() || limits.search_moves.contains(&m))
-    };
-    let best = match result.best_move {
-        Some(m) if allowed(m) => Some(m),
-        other => {
-            let fallback = pos.legal_moves().iter().copied().find(|&m| allowed(m));
-            if other.is_some() || fallback.is_some() {
-                out(&format!(
-                    "info string the search gave {}; playing {} instead",
-                    other.map_or("no move".to_string(), |m| m.to_string()),
-                    fallback.map_or("nothing".to_string(), |m| m.to_string())
-                ));
-            }
-            fallback
-        }
-    };
-    let ponder = match (
-        best,
-        result.ponder_move.or_else(|| result.pv.get(1).copied()),
-    ) {
-        (Some(b), Some(p)) if result.best_move == Some(b) => match pos.after(b) {
-            Ok(next) if next.is_legal(p) => Some(p),
-            _ => None,
-        },
-        _ => None,
-    };
-    (best, ponder)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_move_limit_can_be_lifted() {
-        // 118 plies without a capture: the horses go back and forth.
-        let mut game = Game::new(Position::startpos());
-        let cycle = ["b0c2", "b9c7", "c2b0", "c7b9"];
-        for text in cycle.iter().cycle().take(118) {
-            let m = game.position().parse_uci(text).unwrap();
-            game.play(m).unwrap();
-        }
-        assert_eq!(game.position().halfmove_clock(), 118);
-        let lifted = without_move_limit(&game);
-        assert_eq!(lifted.position().board_fen(), game.position().board_fen());
-        assert_eq!(
-            lifted.position().halfmove_clock() as usize,
-            HISTORY_WITHOUT_MOVE_LIMIT
-        );
-        assert_eq!(
-            lifted.moves(),
-            &game.moves()[118 - HISTORY_WITHOUT_MOVE_LIMIT..]
-        );
-        // Short games are left alone.
-        let mut short = Game::new(Position::startpos());
-        short
-            .play(short.position().parse_uci("h2e2").unwrap())
-            .unwrap();
-        assert_eq!(without_move_limit(&short), short);
-    }
-}
-
 #[cfg(test)]
 mod fuzz {
     use super::*;
     use proptest::prelude::*;
+    use std::sync::Mutex;
 
     fn command() -> impl Strategy<Value = String> {
         let word = "[a-i][0-9][a-i][0-9]";

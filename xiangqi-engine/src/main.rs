@@ -18,6 +18,7 @@ mod command;
 mod engine;
 mod options;
 mod output;
+mod worker;
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;

@@ -1,0 +1,312 @@
+//! The search thread: it owns the [`Searcher`], runs option changes, searches and probes
+//! in order, and writes `info` and `bestmove` lines itself. The main thread talks to it
+//! through a job channel and the shared [`Flags`].
+
+use crate::command::Protocol;
+use crate::engine::Sink;
+use crate::options::{Options, RepetitionRule};
+use crate::output;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use xiangqi_core::{Game, Move, Position};
+use xiangqi_search::{Limits, SearchResult, Searcher, StopHandle};
+
+/// What the GUI has asked of the running search, shared with the worker.
+#[derive(Default)]
+pub(crate) struct Flags {
+    /// A search job has been sent and its `bestmove` not yet written.
+    pub(crate) searching: bool,
+    /// `stop` (or quit, or a new go) arrived for the current search.
+    pub(crate) stop: bool,
+    /// `ponderhit` arrived for the current search.
+    pub(crate) ponderhit: bool,
+    /// The stop handle of the search in progress.
+    pub(crate) handle: Option<StopHandle>,
+}
+
+#[derive(Default)]
+pub(crate) struct Shared {
+    flags: Mutex<Flags>,
+    pub(crate) changed: Condvar,
+}
+
+impl Shared {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Flags> {
+        // A poisoned lock only means another thread panicked while holding it; the flags
+        // are plain values, so carry on with them.
+        self.flags.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    pub(crate) fn wait<'a>(&self, guard: MutexGuard<'a, Flags>) -> MutexGuard<'a, Flags> {
+        self.changed.wait(guard).unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A search to run.
+pub(crate) struct SearchJob {
+    /// The game whose current position is searched.
+    pub(crate) game: Game,
+    /// The limits.
+    pub(crate) limits: Limits,
+    /// Hold `bestmove` until `stop` (infinite) or `stop`/`ponderhit` (ponder).
+    pub(crate) hold: bool,
+    /// The dialect of the `info` and `bestmove` lines.
+    pub(crate) protocol: Protocol,
+}
+
+/// A change to the searcher, run on the search thread between searches.
+pub(crate) type Configure = Box<dyn FnOnce(&mut Searcher) + Send>;
+
+/// What the search thread is asked to do, in order.
+pub(crate) enum Job {
+    /// Search and write `bestmove`.
+    Search(Box<SearchJob>),
+    /// A change, with the options as they are after it.
+    Configure(Configure, Options),
+    /// Answer when every job before this one is done.
+    Sync(mpsc::Sender<()>),
+    /// A short search for UCCI `probe`; the `pophash` line goes back on the channel.
+    Probe(Box<Game>, mpsc::Sender<String>),
+}
+
+/// Nodes searched to answer a UCCI `probe`.
+pub(crate) const PROBE_NODES: u64 = 20_000;
+
+/// Passes the strength options to the searcher.
+pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
+    let levels = xiangqi_search::Level::all();
+    s.set_level(o.level_index(levels.len()).map(|i| levels[i]));
+}
+
+/// Passes the rule options to the searcher.
+pub(crate) fn apply_rules(s: &mut Searcher, o: &Options) {
+    s.set_rules(match o.repetition {
+        RepetitionRule::Asian => xiangqi_core::RuleSet::Asian,
+        RepetitionRule::Chinese => xiangqi_core::RuleSet::Chinese,
+    });
+}
+
+/// Plies of history kept when the sixty-move rule is off (enough for any repetition cycle
+/// that matters, and far from the 120-ply limit the search applies).
+const HISTORY_WITHOUT_MOVE_LIMIT: usize = 60;
+
+/// The game as the search should see it with the sixty-move rule off: the searcher always
+/// applies the rule to the capture-free count, so the game is restarted at most
+/// [`HISTORY_WITHOUT_MOVE_LIMIT`] plies back with that count set to zero.
+pub(crate) fn without_move_limit(game: &Game) -> Game {
+    let clock = game.position().halfmove_clock() as usize;
+    if clock < HISTORY_WITHOUT_MOVE_LIMIT {
+        return game.clone();
+    }
+    let keep = HISTORY_WITHOUT_MOVE_LIMIT.min(game.moves().len());
+    let first = game.moves().len() - keep;
+    let from = &game.positions()[first];
+    let Ok(start) = from.to_setup().counters(0, from.fullmove_number()).build() else {
+        return game.clone();
+    };
+    let mut restarted = Game::new(start);
+    for &m in &game.moves()[first..] {
+        if restarted.play(m).is_err() {
+            return game.clone();
+        }
+    }
+    restarted
+}
+
+pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
+    let mut searcher = Searcher::new();
+    // The options as last applied, to rebuild the searcher should it ever panic.
+    let mut applied = Options::default();
+    while let Ok(job) = rx.recv() {
+        match job {
+            Job::Configure(f, options) => {
+                applied = options;
+                if catch_unwind(AssertUnwindSafe(|| f(&mut searcher))).is_err() {
+                    out("info string internal error while applying an option; searcher rebuilt");
+                    searcher = rebuilt(&applied);
+                }
+            }
+            Job::Sync(tx) => {
+                let _ = tx.send(());
+            }
+            Job::Probe(game, tx) => {
+                let limits = Limits {
+                    nodes: Some(PROBE_NODES),
+                    ..Limits::default()
+                };
+                let found = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.search(&game, &limits, &mut |_| {})
+                }));
+                let line = match found {
+                    Ok(SearchResult {
+                        best_move: Some(m),
+                        score,
+                        depth,
+                        ..
+                    }) => {
+                        let v = output::ucci_score(score);
+                        format!("pophash bestmove {m} lowerbound {v} depth {depth} upperbound {v} depth {depth}")
+                    }
+                    Ok(_) => "pophash".to_string(),
+                    Err(_) => {
+                        searcher = rebuilt(&applied);
+                        "pophash".to_string()
+                    }
+                };
+                let _ = tx.send(line);
+            }
+            Job::Search(job) => {
+                if !run_search(&mut searcher, *job, &shared, &out) {
+                    searcher = rebuilt(&applied);
+                }
+            }
+        }
+    }
+}
+
+/// A fresh searcher with `o` applied.
+fn rebuilt(o: &Options) -> Searcher {
+    let mut s = Searcher::new();
+    s.set_hash_size(o.hash_mb);
+    s.set_threads(o.threads);
+    s.set_multipv(o.multipv);
+    apply_strength(&mut s, o);
+    apply_rules(&mut s, o);
+    s
+}
+
+/// Runs one search and writes its `bestmove`. Returns `false` if the search panicked (a
+/// legal move is still played, so the GUI's game goes on).
+fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Sink) -> bool {
+    let SearchJob {
+        game,
+        mut limits,
+        hold,
+        protocol,
+    } = job;
+    let pondering = limits.ponder;
+    let handle = searcher.stop_handle();
+    {
+        let mut f = shared.lock();
+        // A stop or ponderhit that arrived before the search began must not be lost.
+        if f.stop {
+            limits = Limits {
+                depth: Some(1),
+                search_moves: limits.search_moves,
+                ..Limits::default()
+            };
+        }
+        if f.ponderhit {
+            limits.ponder = false;
+        }
+        f.handle = Some(handle.clone());
+    }
+    let pos = game.position().clone();
+    let mut observer = |info: &xiangqi_search::Info| {
+        out(&output::info_line(info, protocol));
+        // Repeat a stop/ponderhit in case the search reset its flags as it began.
+        let f = shared.lock();
+        if f.stop {
+            handle.stop();
+        }
+        if f.ponderhit {
+            handle.ponderhit();
+        }
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        searcher.search(&game, &limits, &mut observer)
+    }));
+    let healthy = outcome.is_ok();
+    let result = outcome.unwrap_or_else(|_| {
+        out("info string internal error in the search; playing a legal move");
+        SearchResult {
+            best_move: None,
+            ponder_move: None,
+            score: xiangqi_eval::Score::ZERO,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        }
+    });
+    let (best, ponder) = checked_moves(&pos, &result, &limits, out);
+    let mut f = shared.lock();
+    while hold && !f.stop && !(pondering && f.ponderhit) {
+        f = shared.wait(f);
+    }
+    out(&output::bestmove_line(best, ponder, protocol));
+    f.searching = false;
+    f.handle = None;
+    shared.changed.notify_all();
+    healthy
+}
+
+/// The search's moves, checked: a best move that is not legal (or not among the allowed
+/// root moves) is replaced by a legal one, and a ponder move must be legal after it.
+fn checked_moves(
+    pos: &Position,
+    result: &SearchResult,
+    limits: &Limits,
+    out: &Sink,
+) -> (Option<Move>, Option<Move>) {
+    let allowed = |m: Move| {
+        pos.is_legal(m) && (limits.search_moves.is_empty() || limits.search_moves.contains(&m))
+    };
+    let best = match result.best_move {
+        Some(m) if allowed(m) => Some(m),
+        other => {
+            let fallback = pos.legal_moves().iter().copied().find(|&m| allowed(m));
+            if other.is_some() || fallback.is_some() {
+                out(&format!(
+                    "info string the search gave {}; playing {} instead",
+                    other.map_or("no move".to_string(), |m| m.to_string()),
+                    fallback.map_or("nothing".to_string(), |m| m.to_string())
+                ));
+            }
+            fallback
+        }
+    };
+    let ponder = match (
+        best,
+        result.ponder_move.or_else(|| result.pv.get(1).copied()),
+    ) {
+        (Some(b), Some(p)) if result.best_move == Some(b) => match pos.after(b) {
+            Ok(next) if next.is_legal(p) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    };
+    (best, ponder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_move_limit_can_be_lifted() {
+        // 118 plies without a capture: the horses go back and forth.
+        let mut game = Game::new(Position::startpos());
+        let cycle = ["b0c2", "b9c7", "c2b0", "c7b9"];
+        for text in cycle.iter().cycle().take(118) {
+            let m = game.position().parse_uci(text).unwrap();
+            game.play(m).unwrap();
+        }
+        assert_eq!(game.position().halfmove_clock(), 118);
+        let lifted = without_move_limit(&game);
+        assert_eq!(lifted.position().board_fen(), game.position().board_fen());
+        assert_eq!(
+            lifted.position().halfmove_clock() as usize,
+            HISTORY_WITHOUT_MOVE_LIMIT
+        );
+        assert_eq!(
+            lifted.moves(),
+            &game.moves()[118 - HISTORY_WITHOUT_MOVE_LIMIT..]
+        );
+        // Short games are left alone.
+        let mut short = Game::new(Position::startpos());
+        short
+            .play(short.position().parse_uci("h2e2").unwrap())
+            .unwrap();
+        assert_eq!(without_move_limit(&short), short);
+    }
+}
