@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example analyze -- [--fen FEN | --position start|middlegame]
-//!     [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N]
+//!     [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--stop-after MS]
 //!     [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]
 //! ```
 //!
@@ -35,6 +35,7 @@ fn run() -> Result<(), String> {
     let mut moves: Vec<String> = Vec::new();
     let mut limits = Limits::default();
     let mut searcher = Searcher::new();
+    let mut stop_after = None;
     let mut i = 0;
     let value = |i: usize| -> Result<&String, String> {
         args.get(i + 1)
@@ -67,6 +68,7 @@ fn run() -> Result<(), String> {
             "--nodes" => limits.nodes = Some(num(i)?),
             "--movetime" => limits.movetime = Some(Duration::from_millis(num(i)?)),
             "--mate" => limits.mate = Some(num(i)? as u32),
+            "--stop-after" => stop_after = Some(Duration::from_millis(num(i)?)),
             "--threads" => searcher.set_threads(num(i)? as usize),
             "--hash" => searcher.set_hash_size(num(i)? as usize),
             "--multipv" => searcher.set_multipv(num(i)? as usize),
@@ -86,7 +88,7 @@ fn run() -> Result<(), String> {
                 searcher.set_params(p);
             }
             "-h" | "--help" => {
-                println!("usage: analyze [--fen FEN | --position start|middlegame] [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]");
+                println!("usage: analyze [--fen FEN | --position start|middlegame] [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--stop-after MS] [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]");
                 return Ok(());
             }
             other => return Err(format!("unknown argument `{other}` (try --help)")),
@@ -114,6 +116,21 @@ fn run() -> Result<(), String> {
         "{:>5} {:>8} {:>10} {:>10} {:>5} {:>7}  pv",
         "depth", "score", "nodes", "nps", "hash", "time"
     );
+    // --stop-after MS: an infinite search stopped from another thread, timing the stop.
+    let stopped_at = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let stopper = stop_after.map(|after| {
+        limits = Limits {
+            infinite: true,
+            ..limits.clone()
+        };
+        let handle = searcher.stop_handle();
+        let stopped_at = std::sync::Arc::clone(&stopped_at);
+        std::thread::spawn(move || {
+            std::thread::sleep(after);
+            *stopped_at.lock().unwrap() = Some(std::time::Instant::now());
+            handle.stop();
+        })
+    });
     let result = searcher.search(&game, &limits, &mut |info: &Info| {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
         let line = if info.multipv > 1 {
@@ -133,6 +150,16 @@ fn run() -> Result<(), String> {
             pv.join(" ")
         );
     });
+    if let Some(t) = stopper {
+        let returned = std::time::Instant::now();
+        t.join().map_err(|_| "stopper thread panicked")?;
+        if let Some(at) = *stopped_at.lock().unwrap() {
+            println!(
+                "stop latency: {:.3} ms from stop() to search() returning",
+                returned.duration_since(at).as_secs_f64() * 1000.0
+            );
+        }
+    }
     match result.best_move {
         Some(m) => println!(
             "bestmove {m}{} (score {}, depth {}, {} nodes)",

@@ -265,7 +265,7 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 255 == 0 {
             shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if shared.stop.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
                 self.stopped = true;
@@ -728,6 +728,7 @@ impl<E: Evaluator> Worker<E> {
         cut_node: bool,
         pv_node: bool,
     ) -> i32 {
+        self.pv_len[ply] = ply;
         if depth <= 0 {
             return if shared.params.quiescence {
                 self.qsearch(shared, alpha, beta, ply)
@@ -1042,6 +1043,7 @@ impl<E: Evaluator> Worker<E> {
 
     fn qsearch(&mut self, shared: &Shared, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         let p = shared.params;
+        self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.check_stop(shared) {
             return 0;
