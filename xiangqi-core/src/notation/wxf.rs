@@ -125,6 +125,16 @@ fn spellings(pos: &Position, m: Move) -> Vec<String> {
     }
     if p.count >= 2 {
         out.push(tandem(&p, false));
+        // The position mark may also come first: `+P+1` for `P++1`.
+        let mark = markers(p.index, p.count);
+        if mark.len() == 1 {
+            let mut s = String::with_capacity(4);
+            s.push_str(mark);
+            s.push(letter(p.role));
+            s.push(dir_char(p.dir));
+            s.push(digit(p.dest));
+            out.push(s);
+        }
         if p.role == Role::Pawn {
             out.push(tandem(&p, true));
         }
@@ -197,7 +207,10 @@ impl Position {
                 "a piece letter KAEHRCP, a file digit or +/-",
                 "KAEHRCP+-123456789",
             ),
-            ("a file digit 1-9 or a position mark +/-", "+-123456789"),
+            (
+                "a file digit 1-9, a position mark +/- or a piece letter",
+                "+-123456789KAEHRCP",
+            ),
             ("a direction: + (forward), - (back) or . (sideways)", "+-."),
             ("a digit 1-9", "123456789"),
         ];

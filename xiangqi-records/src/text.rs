@@ -1,0 +1,42 @@
+//! Decoding game files: UTF-8 (with or without BOM), UTF-16 with BOM, GB18030/GBK/GB2312
+//! and Big5, chosen by what decodes cleanly and reads like xiangqi text.
+
+use encoding_rs::{Encoding, BIG5, GB18030, UTF_8};
+
+/// Characters common in xiangqi records, simplified and traditional. A wrong guess
+/// between GB18030 and Big5 decodes to rare characters, so counting these tells them apart.
+const VOCABULARY: &str = "车马炮进将帅兵卒士仕相象后前中平退红黑胜负和棋局赛年月日第轮届国\
+                          車馬砲進將帥後紅勝負賽輪屆國队隊杯象棋一二三四五六七八九";
+
+fn score(text: &str) -> usize {
+    text.chars().filter(|c| VOCABULARY.contains(*c)).count()
+}
+
+/// Decodes `bytes`, returning the text and the encoding used.
+pub(crate) fn decode(bytes: &[u8]) -> (String, &'static Encoding) {
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        return (text.into_owned(), enc);
+    }
+    decode_legacy(bytes)
+}
+
+/// Decodes text without a byte-order mark: UTF-8 if it is valid UTF-8, otherwise
+/// GB18030 (which covers GBK and GB2312) unless it reads better as Big5.
+pub(crate) fn decode_legacy(bytes: &[u8]) -> (String, &'static Encoding) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_owned(), UTF_8);
+    }
+    let (gb, gb_errors) = GB18030.decode_without_bom_handling(bytes);
+    let (big5, big5_errors) = BIG5.decode_without_bom_handling(bytes);
+    let pick_big5 = match (gb_errors, big5_errors) {
+        (false, true) => false,
+        (true, false) => true,
+        _ => score(&big5) > score(&gb),
+    };
+    if pick_big5 {
+        (big5.into_owned(), BIG5)
+    } else {
+        (gb.into_owned(), GB18030)
+    }
+}
