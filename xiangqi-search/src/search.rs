@@ -430,14 +430,19 @@ impl<E: Evaluator> Worker<E> {
                 // Keep the lines above this one in place.
                 self.root_moves[..=pv_idx]
                     .sort_by(|a, b| b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score)));
-                if self.id == 0
-                    && (!self.stopped || pv_idx == 0)
-                    && !(self.stopped && depth > 1 && self.root_moves[0].score == -INF)
-                {
-                    self.report(shared, depth, pv_idx, observer);
-                }
                 if self.stopped {
                     break;
+                }
+            }
+            // Report every line once the depth is done (lines can swap places while the
+            // later ones are searched); after a stop, only the best line if it was searched.
+            if self.id == 0 {
+                if !self.stopped {
+                    for k in 0..multipv {
+                        self.report(shared, depth, k, observer);
+                    }
+                } else if depth == 1 || self.root_moves[0].score != -INF {
+                    self.report(shared, depth, 0, observer);
                 }
             }
             if self.stopped {
