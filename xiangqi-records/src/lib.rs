@@ -11,3 +11,4 @@
 
 pub mod pgn;
 mod text;
+pub mod xqf;

@@ -1,0 +1,373 @@
+//! XQF, the binary game format of XQStudio (象棋演播室), read only, including the
+//! encrypted versions (file version 11 and later).
+//!
+//! Layout (from `walker8088/cchess` `doc/XqfFormat.txt` for XQF 1.0 and the decryption in
+//! its `read_xqf.py`, itself from XQFRW.pas; see `shared/notes/rules.md` (f)):
+//!
+//! * header, 0x000–0x3FF: `XQ`, version byte at 2; for encrypted versions the keys at
+//!   3 (mask) and 8–15 (KeyOrA–D, KeysSum, KeyXY, KeyXYf, KeyXYt); the 32 piece points at
+//!   0x10 (byte `x * 10 + y`, `x` the file a..i, `y` the rank from red's side; above 89 =
+//!   not on the board) in the order red R N B A K A B N R C C P P P P P, then black; the
+//!   result at 0x33 (0 unknown, 1 red won, 2 black won, 3 or 4 draw); length-prefixed GBK
+//!   strings: title 0x50, event 0xD0, date 0x110, site 0x120, red 0x130, black 0x140,
+//!   commentator 0x1D0, author 0x1E0;
+//! * moves from 0x400 (or the offset at 0x38 when set), depth first: a dummy record, then
+//!   each move as from + 0x18, to + 0x20, a flag byte, a reserved byte, and a comment
+//!   (length as a 32-bit little-endian integer, then the text). Version 10 and older: flag
+//!   high nibble = a next move follows, low nibble = a variation follows; the comment
+//!   length is always there. Version 11 and later: flag 0x80 = next, 0x40 = variation,
+//!   0x20 = a comment length follows; all bytes of the move area are encrypted.
+//!
+//! The main line is the chain of "next" records from the start; variations (which the
+//! format stores after the whole subtree of the move they replace) are skipped.
+//!
+//! ```
+//! let bytes = std::fs::read("tests/data/xqf10_sample_1997.xqf")?;
+//! let game = xiangqi_records::xqf::read(&bytes)?;
+//! assert_eq!(game.game.moves().len(), 16);
+//! assert_eq!(game.result, xiangqi_records::pgn::PgnResult::BlackWins);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::pgn::{PgnComment, PgnGame, PgnResult};
+use crate::text;
+use core::fmt;
+use xiangqi_core::{
+    Color, File, Game, Move, Piece, Position, Problems, Rank, Role, Setup, SetupError, Square,
+};
+
+/// The header size; moves start here unless the header says otherwise.
+pub const HEADER_SIZE: usize = 0x400;
+
+/// The roles of the 32 piece slots of the header, per side.
+const SLOT_ROLES: [Role; 16] = [
+    Role::Chariot,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Chariot,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+];
+
+/// The string the move-area key stream is made from.
+const KEY_STREAM: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
+
+/// A game read from an XQF file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XqfGame {
+    /// The file version (10 = XQF 1.0; 11 and later are encrypted).
+    pub version: u8,
+    /// Title (标题).
+    pub title: String,
+    /// Event (赛事).
+    pub event: String,
+    /// Date (日期).
+    pub date: String,
+    /// Site (地点).
+    pub site: String,
+    /// Red player.
+    pub red: String,
+    /// Black player.
+    pub black: String,
+    /// Commentator (评论).
+    pub commentator: String,
+    /// Author of the file (作者).
+    pub author: String,
+    /// The result.
+    pub result: PgnResult,
+    /// Start position and main line.
+    pub game: Game,
+    /// Comments on the main line: `ply` 0 is the comment before the first move.
+    pub comments: Vec<PgnComment>,
+}
+
+impl XqfGame {
+    /// The same game as a PGN record (tags `Event`, `Site`, `Date`, `Red`, `Black`,
+    /// `Title`, `Annotator`, `Creator` where not empty).
+    pub fn to_pgn(&self) -> PgnGame {
+        let mut g = PgnGame::new(self.game.clone());
+        g.set_tag("Game", "Chinese Chess");
+        for (name, value) in [
+            ("Event", &self.event),
+            ("Site", &self.site),
+            ("Date", &self.date),
+            ("Red", &self.red),
+            ("Black", &self.black),
+            ("Title", &self.title),
+            ("Annotator", &self.commentator),
+            ("Creator", &self.author),
+        ] {
+            if !value.is_empty() {
+                g.set_tag(name, value);
+            }
+        }
+        g.result = self.result;
+        g.comments = self.comments.clone();
+        g
+    }
+}
+
+/// What is wrong with an XQF file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum XqfErrorKind {
+    /// The file is shorter than its header.
+    TooShort,
+    /// It does not start with `XQ`.
+    BadMagic,
+    /// The piece placement is not a legal position.
+    BadPosition(SetupError),
+    /// A move record names a point off the board.
+    BadSquare(u8),
+    /// A move record is not a legal move in its position.
+    IllegalMove(Move),
+    /// A move record or comment runs past the end of the file.
+    Truncated,
+}
+
+/// An error reading XQF: what, and the byte offset in the file where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XqfError {
+    /// Byte offset.
+    pub offset: usize,
+    /// What is wrong.
+    pub kind: XqfErrorKind,
+}
+
+impl fmt::Display for XqfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "XQF offset {:#x}: ", self.offset)?;
+        match &self.kind {
+            XqfErrorKind::TooShort => write!(f, "file shorter than the {HEADER_SIZE}-byte header"),
+            XqfErrorKind::BadMagic => f.write_str("not an XQF file (no \"XQ\" signature)"),
+            XqfErrorKind::BadPosition(e) => write!(f, "bad start position: {e}"),
+            XqfErrorKind::BadSquare(b) => write!(f, "move record names no point ({b})"),
+            XqfErrorKind::IllegalMove(m) => write!(f, "illegal move {m}"),
+            XqfErrorKind::Truncated => f.write_str("move record or comment cut short"),
+        }
+    }
+}
+
+impl std::error::Error for XqfError {}
+
+/// The decryption keys of a file (all zero for unencrypted versions).
+#[derive(Clone, Copy, Default)]
+struct Keys {
+    encrypted: bool,
+    xy: u8,
+    xyf: u8,
+    xyt: u8,
+    comment_size: u32,
+    stream: [u8; 32],
+}
+
+/// The key derivation of XQFRW.pas, in 32-bit arithmetic truncated to a byte.
+fn derive(b: u8, seed: u8) -> u8 {
+    let b = u32::from(b);
+    let v = (((((b.wrapping_mul(b)).wrapping_mul(3).wrapping_add(9))
+        .wrapping_mul(3)
+        .wrapping_add(8))
+    .wrapping_mul(2)
+    .wrapping_add(1))
+    .wrapping_mul(3)
+    .wrapping_add(8))
+    .wrapping_mul(u32::from(seed));
+    (v & 0xFF) as u8
+}
+
+fn keys(header: &[u8]) -> Keys {
+    let version = header[2];
+    if version <= 10 {
+        return Keys::default();
+    }
+    let mask = header[3];
+    let (or_a, or_b, or_c, or_d) = (header[8], header[9], header[10], header[11]);
+    let (sum, xy, xyf, xyt) = (header[12], header[13], header[14], header[15]);
+    let key_bytes = [
+        (sum & mask) | or_a,
+        (xy & mask) | or_b,
+        (xyf & mask) | or_c,
+        (xyt & mask) | or_d,
+    ];
+    let mut stream = [0u8; 32];
+    for (i, s) in stream.iter_mut().enumerate() {
+        *s = KEY_STREAM[i] & key_bytes[i % 4];
+    }
+    let k_xy = derive(xy, xy);
+    let k_xyf = derive(xyf, k_xy);
+    let k_xyt = derive(xyt, k_xyf);
+    Keys {
+        encrypted: true,
+        xy: k_xy,
+        xyf: k_xyf,
+        xyt: k_xyt,
+        comment_size: (u32::from(sum) * 256 + u32::from(xy)) % 32000 + 767,
+        stream,
+    }
+}
+
+/// The point of an XQF coordinate byte `x * 10 + y`.
+fn square_of(b: u8) -> Option<Square> {
+    if b > 89 {
+        return None;
+    }
+    Some(Square::from_coords(File::new(b / 10)?, Rank::new(b % 10)?))
+}
+
+/// A length-prefixed legacy string of at most `max` bytes at `offset`.
+fn header_string(header: &[u8], offset: usize, max: usize) -> String {
+    let len = usize::from(header[offset]).min(max - 1);
+    let raw = &header[offset + 1..offset + 1 + len];
+    let raw = raw.split(|&b| b == 0).next().unwrap_or(raw);
+    text::decode_legacy(raw).0.trim().to_string()
+}
+
+/// Reads an XQF file.
+///
+/// # Errors
+/// An [`XqfError`] with the byte offset: not XQF, a bad position, a move record that is off
+/// the board, illegal, or cut short.
+pub fn read(bytes: &[u8]) -> Result<XqfGame, XqfError> {
+    let err = |offset: usize, kind: XqfErrorKind| XqfError { offset, kind };
+    if bytes.len() < 2 || &bytes[..2] != b"XQ" {
+        return Err(err(0, XqfErrorKind::BadMagic));
+    }
+    if bytes.len() < HEADER_SIZE {
+        return Err(err(bytes.len(), XqfErrorKind::TooShort));
+    }
+    let header = &bytes[..HEADER_SIZE];
+    let version = header[2];
+    let keys = keys(header);
+
+    // Pieces.
+    let mut slots = [0u8; 32];
+    for (i, &raw) in header[0x10..0x30].iter().enumerate() {
+        let target = if version >= 12 {
+            (i + 1 + usize::from(keys.xy)) % 32
+        } else {
+            i
+        };
+        slots[target] = raw.wrapping_sub(keys.xy);
+    }
+    let mut setup = Setup::empty();
+    for (i, &b) in slots.iter().enumerate() {
+        if let Some(square) = square_of(b) {
+            let color = if i < 16 { Color::Red } else { Color::Black };
+            setup = setup.put(square, Piece::new(color, SLOT_ROLES[i % 16]));
+        }
+    }
+
+    // Move records (the main line only).
+    let area_start =
+        match u32::from_le_bytes([header[0x38], header[0x39], header[0x3A], header[0x3B]]) {
+            0 => HEADER_SIZE,
+            p => p as usize,
+        };
+    let area = bytes.get(area_start..).unwrap_or(&[]);
+    let decrypted: Vec<u8> = area
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| b.wrapping_sub(keys.stream[(area_start + i) % 32]))
+        .collect();
+    let mut records = Vec::new();
+    let mut at = 0usize;
+    loop {
+        let offset = area_start + at;
+        let Some(rec) = decrypted.get(at..at + 4) else {
+            if records.is_empty() {
+                break; // no moves at all
+            }
+            return Err(err(offset, XqfErrorKind::Truncated));
+        };
+        let (from, to, flag) = (rec[0], rec[1], rec[2]);
+        at += 4;
+        let (has_next, has_comment) = if keys.encrypted {
+            (flag & 0x80 != 0, flag & 0x20 != 0)
+        } else {
+            (flag & 0xF0 != 0, true)
+        };
+        let mut comment = String::new();
+        if has_comment {
+            let Some(len) = decrypted.get(at..at + 4) else {
+                return Err(err(area_start + at, XqfErrorKind::Truncated));
+            };
+            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]])
+                .wrapping_sub(keys.comment_size) as usize;
+            at += 4;
+            let Some(text_bytes) = at.checked_add(len).and_then(|end| decrypted.get(at..end))
+            else {
+                return Err(err(area_start + at, XqfErrorKind::Truncated));
+            };
+            comment = text::decode_legacy(text_bytes).0;
+            at += len;
+        }
+        records.push((
+            offset,
+            from.wrapping_sub(0x18).wrapping_sub(keys.xyf),
+            to.wrapping_sub(0x20).wrapping_sub(keys.xyt),
+            comment,
+        ));
+        if !has_next {
+            break;
+        }
+    }
+
+    // The side to move: the colour of the piece that makes the first move.
+    let mut side = Color::Red;
+    if let Some(&(_, from, _, _)) = records.get(1) {
+        if let Some(p) = square_of(from).and_then(|sq| setup.board[sq.index()]) {
+            side = p.color;
+        }
+    }
+    let setup = setup.side_to_move(side);
+    let start = Position::from_setup(&setup, Problems::all().difference(Problems::FATAL))
+        .map_err(|e| err(0x10, XqfErrorKind::BadPosition(e)))?;
+    let mut game = Game::new(start);
+    let mut comments = Vec::new();
+    for (i, (offset, from, to, comment)) in records.into_iter().enumerate() {
+        if i > 0 {
+            let (Some(f), Some(t)) = (square_of(from), square_of(to)) else {
+                let bad = if square_of(from).is_none() { from } else { to };
+                return Err(err(offset, XqfErrorKind::BadSquare(bad)));
+            };
+            let m = Move::try_new(f, t).ok_or(err(offset, XqfErrorKind::BadSquare(to)))?;
+            game.play(m)
+                .map_err(|_| err(offset, XqfErrorKind::IllegalMove(m)))?;
+        }
+        if !comment.trim().is_empty() {
+            comments.push(PgnComment {
+                ply: i,
+                text: comment.trim().to_string(),
+            });
+        }
+    }
+    let result = match header[0x33] {
+        1 => PgnResult::RedWins,
+        2 => PgnResult::BlackWins,
+        3 | 4 => PgnResult::Draw,
+        _ => PgnResult::Unknown,
+    };
+    Ok(XqfGame {
+        version,
+        title: header_string(header, 0x50, 0x80),
+        event: header_string(header, 0xD0, 0x40),
+        date: header_string(header, 0x110, 0x10),
+        site: header_string(header, 0x120, 0x10),
+        red: header_string(header, 0x130, 0x10),
+        black: header_string(header, 0x140, 0x10),
+        commentator: header_string(header, 0x1D0, 0x10),
+        author: header_string(header, 0x1E0, 0x10),
+        result,
+        game,
+        comments,
+    })
+}
