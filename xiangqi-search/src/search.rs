@@ -92,6 +92,9 @@ pub(crate) struct Worker<E: Evaluator> {
     ponder_pending: bool,
     single_thread: bool,
     pub main_result_score: i32,
+    /// Set right after a move when whether it gave check is already known (it is then in
+    /// the last entry of `in_check`): the child need not test again.
+    check_known: bool,
 }
 
 /// Move-ordering scores.
@@ -139,6 +142,7 @@ impl<E: Evaluator> Worker<E> {
             ponder_pending: false,
             single_thread: true,
             main_result_score: 0,
+            check_known: false,
         }
     }
 
@@ -244,7 +248,26 @@ impl<E: Evaluator> Worker<E> {
     }
 
     #[inline]
+    fn note_check(&mut self, gives_check: bool) {
+        if let Some(c) = self.in_check.last_mut() {
+            *c = gives_check;
+        }
+        self.check_known = true;
+    }
+
+    #[inline]
+    fn take_check(&mut self) -> bool {
+        if self.check_known {
+            self.check_known = false;
+            self.in_check[self.in_check.len() - 1]
+        } else {
+            self.pos.is_check()
+        }
+    }
+
+    #[inline]
     fn unmake(&mut self, m: Move, u: xiangqi_core::Undo) {
+        self.check_known = false;
         self.keys.pop();
         self.in_check.pop();
         self.pos.unmake_move(m, u);
@@ -548,6 +571,7 @@ impl<E: Evaluator> Worker<E> {
             self.nodes += 1;
             let u = self.make(m, 0);
             let gives_check = self.pos.is_check();
+            self.note_check(gives_check);
             let ext = (shared.params.check_extension && gives_check) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -750,7 +774,7 @@ impl<E: Evaluator> Worker<E> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let in_check = self.pos.is_check();
+        let in_check = self.take_check();
         let cur = self.keys.len() - 1;
         self.in_check[cur] = in_check;
         if let Some(s) = self.repetition(shared, ply) {
@@ -935,6 +959,7 @@ impl<E: Evaluator> Worker<E> {
 
             let u = self.make(m, ply);
             let gives_check = self.pos.is_check();
+            self.note_check(gives_check);
             if futile && !gives_check {
                 self.unmake(m, u);
                 continue;
@@ -1056,7 +1081,7 @@ impl<E: Evaluator> Worker<E> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let in_check = self.pos.is_check();
+        let in_check = self.take_check();
         let cur = self.keys.len() - 1;
         self.in_check[cur] = in_check;
         if in_check {
