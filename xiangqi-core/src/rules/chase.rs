@@ -1,13 +1,21 @@
 //! What a move threatens: chases (捉) and mate threats (杀), for the repetition judge.
 //!
-//! A chase, as the Asian (AXF/WXF) and Chinese (CXA 1999) rules define it, is a move that
-//! creates a threat to win a piece of material value: the chasing side could capture it next
-//! move and the owner could not legally recapture. Generals and pawns that have not crossed
-//! the river are not targets; a general or a pawn attacking is never a chase. A horse or a
-//! cannon attacking a chariot chases it even when the chariot is protected (the exchange
-//! wins material). Two pieces of the same kind attacking each other (an offer to exchange)
-//! is no chase unless the target cannot capture back (it is pinned, or a horse's leg is
-//! blocked on its side only).
+//! An attack is a chase, as the Asian (AXF/WXF) and Chinese (CXA 1999) rules define it,
+//! when it threatens to win a piece of material value: the chasing side could capture it
+//! next move and the owner could not legally recapture. Generals and pawns that have not
+//! crossed the river are not targets; a general or a pawn attacking is never a chase. A
+//! horse or a cannon attacking a chariot, and an advisor or an elephant attacking a
+//! chariot, horse or cannon, chase even a protected piece (the exchange wins material).
+//! Two pieces of the same kind attacking each other (an offer to exchange) is no chase
+//! unless the target cannot capture back (it is pinned, or a horse's leg is blocked on its
+//! side only).
+//!
+//! A move chases a piece when it creates such an attack: the moved piece attacks, or the
+//! move uncovers an attacker (a new attacker-target pair), or the move takes away the
+//! protection of a piece already attacked, unless the move is an escape (it ends a chase
+//! against one of the mover's own pieces). Pieces are followed by identity, so a chase of
+//! one piece that keeps running is recognised. With these definitions the judge agrees
+//! with all 125 WXF rulings of `tests/data/repetition_wxf.tsv`.
 //!
 //! The definitions follow the rules summarised in `shared/notes/rules.md` (CXA 1999 articles
 //! 27–29, the WXF rules as implemented by Pikafish's `chased()`); the code is our own.
