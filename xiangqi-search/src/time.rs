@@ -32,7 +32,7 @@ impl TimeManager {
             return tm;
         }
         if let Some(mt) = limits.movetime {
-            tm.optimum = Some(mt);
+            // A fixed time: use all of it (no soft limit).
             tm.maximum = Some(mt);
         }
         if let Some(clock) = limits.clock {
