@@ -32,6 +32,7 @@ mod geometry;
 mod params;
 mod score;
 mod terms;
+mod tuned;
 
 pub use default::{DefaultEvaluator, Trace};
 pub use params::{half_table_index, EvalParams, HalfTable, Pair};
