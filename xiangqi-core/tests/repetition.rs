@@ -169,3 +169,15 @@ fn perpetual_mate_threat_is_allowed_in_asian_rules() {
         assert_eq!(ruling(id, RuleSet::Asian), "draw", "{id}");
     }
 }
+
+#[test]
+fn check_and_chase_alternating_is_allowed_in_asian_rules_forbidden_in_chinese() {
+    // oxq-017: red alternates a check and a chase while black's general steps back and
+    // forth. WXF: a draw. CXA 1999 forbids 一将一捉 (one check, one chase): red loses.
+    assert_eq!(ruling("oxq-017", RuleSet::Asian), "draw");
+    let c = case("oxq-017");
+    let g = game(&c.fen, &c.moves);
+    let o = g.outcome(RuleSet::Chinese).unwrap();
+    assert_eq!(o.winner, Some(Color::Black), "{o}");
+    assert!(o.to_string().contains("mixed"), "{o}");
+}

@@ -169,6 +169,21 @@ fn written_text_looks_like_the_specification() {
     assert!(text.ends_with("1/2-1/2\n"));
 }
 
+#[test]
+fn lenient_reading_keeps_what_can_be_read() {
+    let text = "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 h9g7 2. h2e2 i9h9 0-1\n\n\
+        [Red \"C\"]\n1. 炮二平五 *\n";
+    assert!(pgn::read(text.as_bytes()).is_err());
+    let (games, errors) = pgn::read_lenient(text.as_bytes());
+    assert_eq!(games.len(), 3);
+    assert_eq!(errors.len(), 1);
+    assert_eq!((errors[0].game, errors[0].line), (1, 5));
+    assert_eq!(games[1].game.moves().len(), 2);
+    assert_eq!(games[1].result, PgnResult::BlackWins);
+    assert_eq!(games[2].tag("Red"), Some("C"));
+    assert_eq!(games[2].game.moves().len(), 1);
+}
+
 mod never_panic {
     use proptest::prelude::*;
     use xiangqi_records::pgn;
