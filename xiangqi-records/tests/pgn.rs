@@ -170,6 +170,17 @@ fn written_text_looks_like_the_specification() {
 }
 
 #[test]
+fn wxf_moves_starting_with_a_digit_are_not_move_numbers() {
+    // Red pawns: three on file g (3), two on file c (7). The middle one of file 3 is `33`.
+    let text = "[FEN \"3k5/9/2P3P2/2P3P2/6P2/9/9/9/9/4K4 w - - 0 1\"]\n1. 33.4 *\n";
+    let g = &pgn::read(text.as_bytes()).unwrap()[0];
+    assert_eq!(g.game.moves()[0].to_string(), "g6f6");
+    let text = "[FEN \"3k5/9/2P3P2/2P3P2/6P2/9/9/9/9/4K4 w - - 0 1\"]\n1．前三进一 *\n";
+    let g = &pgn::read(text.as_bytes()).unwrap()[0];
+    assert_eq!(g.game.moves()[0].to_string(), "g7g8");
+}
+
+#[test]
 fn lenient_reading_keeps_what_can_be_read() {
     let text = "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 h9g7 2. h2e2 i9h9 0-1\n\n\
         [Red \"C\"]\n1. 炮二平五 *\n";

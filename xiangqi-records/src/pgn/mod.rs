@@ -336,12 +336,23 @@ impl Builder {
 
 /// Strips a move number (`12.`, `12...`, `12、`) from the front of a word.
 fn strip_move_number(word: &str) -> &str {
+    // A WXF move that starts with a file digit (`33.4`, the middle pawn of three on the
+    // 3rd file when two files hold tandem pawns) is not a move number.
+    let chars: Vec<char> = word.chars().take(5).collect();
+    if chars.len() == 4
+        && chars[0].is_ascii_digit()
+        && "+-123456789".contains(chars[1])
+        && "+-.=".contains(chars[2])
+        && chars[3].is_ascii_digit()
+    {
+        return word;
+    }
     let digits = word
         .char_indices()
         .find(|(_, c)| !c.is_ascii_digit())
         .map_or(word.len(), |(i, _)| i);
     let rest = &word[digits..];
-    let trimmed = rest.trim_start_matches(['.', '。', '、', '…']);
+    let trimmed = rest.trim_start_matches(['.', '。', '、', '…', '．']);
     if digits > 0 && trimmed.len() < rest.len() {
         trimmed
     } else if digits == 0 {
