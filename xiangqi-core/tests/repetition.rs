@@ -181,3 +181,30 @@ fn check_and_chase_alternating_is_allowed_in_asian_rules_forbidden_in_chinese() 
     assert_eq!(o.winner, Some(Color::Black), "{o}");
     assert!(o.to_string().contains("mixed"), "{o}");
 }
+
+mod never_panic {
+    use proptest::prelude::*;
+    use xiangqi_core::{judge_repetition, Game, Position, RuleSet};
+
+    proptest! {
+        /// Any legal move sequence (not necessarily a cycle) can be judged, and a game
+        /// that wanders can always be asked for its outcome.
+        #[test]
+        fn random_walks(choices in proptest::collection::vec(any::<u16>(), 0..40)) {
+            let mut game = Game::new(Position::startpos());
+            for c in choices {
+                let moves = game.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[usize::from(c) % moves.len()];
+                game.play(m).unwrap();
+                let _ = game.outcome(RuleSet::Asian);
+            }
+            for rules in [RuleSet::Asian, RuleSet::Chinese] {
+                let _ = judge_repetition(game.start_position(), game.moves(), rules);
+                let _ = game.outcome(rules);
+            }
+        }
+    }
+}

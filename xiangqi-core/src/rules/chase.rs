@@ -36,7 +36,9 @@ impl Ids {
     /// Numbers the pieces of `pos` in square order.
     pub(crate) fn new(pos: &Position) -> Ids {
         let mut id = [NO_ID; 90];
-        for (next, (square, _)) in pos.all_pieces().enumerate() {
+        // A legal position has at most 32 pieces; any beyond (a setup that allowed too
+        // many) are simply not followed.
+        for (next, (square, _)) in pos.all_pieces().enumerate().take(32) {
             id[square.index()] = next as u8;
         }
         Ids { id }
