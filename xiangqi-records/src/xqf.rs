@@ -267,11 +267,12 @@ pub fn read(bytes: &[u8]) -> Result<XqfGame, XqfError> {
     }
 
     // Move records (the main line only).
-    let area_start =
-        match u32::from_le_bytes([header[0x38], header[0x39], header[0x3A], header[0x3B]]) {
-            0 => HEADER_SIZE,
-            p => p as usize,
-        };
+    // Some writers record where the moves start; only a plausible value is used.
+    let pointer = u32::from_le_bytes([header[0x38], header[0x39], header[0x3A], header[0x3B]]);
+    let area_start = match usize::try_from(pointer) {
+        Ok(p) if p > HEADER_SIZE && p < bytes.len() => p,
+        _ => HEADER_SIZE,
+    };
     let area = bytes.get(area_start..).unwrap_or(&[]);
     let decrypted: Vec<u8> = area
         .iter()
