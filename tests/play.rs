@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use xiangqi::core::{Game, Position};
+use xiangqi::core::Position;
 
 /// Builds the example once (with the profile this test was built with) and returns its path.
 fn play_binary() -> &'static PathBuf {
@@ -166,18 +166,18 @@ fn scripted_game_in_three_notations_with_undo_redo_hint_save_and_load() {
         pos.parse_uci(hinted).is_ok(),
         "hint {hinted} is not legal: {hint}"
     );
-    // The saved PGN holds the eight moves in ICCS, as the table has them.
-    let text = std::fs::read_to_string(&pgn).expect("saved PGN");
+    // The saved PGN holds the eight moves of the table, as the records crate reads them.
+    let bytes = std::fs::read(&pgn).expect("saved PGN");
     let _ = std::fs::remove_file(&pgn);
-    assert!(text.starts_with("[Game \"Chinese Chess\"]"), "{text}");
-    let movetext: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('['))
-        .flat_map(str::split_whitespace)
-        .filter(|t| !t.ends_with('.') && *t != "*")
+    let games = xiangqi::records::pgn::read(&bytes).expect("a readable PGN");
+    let saved: Vec<String> = games[0]
+        .game
+        .moves()
+        .iter()
+        .map(|m| m.to_string())
         .collect();
     let expected: Vec<&str> = a[..8].iter().map(|r| r[0].as_str()).collect();
-    assert_eq!(movetext, expected, "{text}");
+    assert_eq!(saved, expected, "{}", String::from_utf8_lossy(&bytes));
 }
 
 #[test]
@@ -230,23 +230,6 @@ fn undo_against_the_computer_takes_back_both_moves() {
     assert!(out.contains("computer 电脑:"), "{out}");
 }
 
-/// Replays the ICCS movetext of a saved PGN with the rules crate.
-fn replay(pgn: &str) -> Game {
-    let mut game = Game::new(Position::startpos());
-    for tok in pgn
-        .lines()
-        .filter(|l| !l.starts_with('['))
-        .flat_map(str::split_whitespace)
-    {
-        if tok.ends_with('.') || ["*", "1-0", "0-1", "1/2-1/2"].contains(&tok) {
-            continue;
-        }
-        let m = game.position().parse_uci(tok).expect("legal saved move");
-        game.play(m).expect("legal saved move");
-    }
-    game
-}
-
 #[test]
 fn a_game_at_the_lowest_level_runs_to_its_end() {
     let pgn = std::env::temp_dir().join(format!("xiangqi-play-end-{}.pgn", std::process::id()));
@@ -269,7 +252,8 @@ fn a_game_at_the_lowest_level_runs_to_its_end() {
         });
     let text = std::fs::read_to_string(&pgn).expect("saved PGN");
     let _ = std::fs::remove_file(&pgn);
-    let game = replay(&text);
+    let games = xiangqi::records::pgn::read(text.as_bytes()).expect("a readable PGN");
+    let game = &games[0].game;
     let pos = game.position();
     // Independently of the program: the final position ends the game by the rules.
     let positions = game.positions();
@@ -319,4 +303,31 @@ fn now_makes_the_computer_move_at_once() {
     assert!(fens[0].ends_with(" w"), "the computer did not move\n{out}");
     assert!(out.contains("computer 电脑:"), "{out}");
     assert!(!out.contains("from the opening book"), "{out}");
+}
+
+#[test]
+fn loads_a_game_in_chinese_notation() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let out = run(
+        &["--both", "--ascii"],
+        &format!("load {dir}/play_game_chinese.pgn\nmoves iccs\nquit\n"),
+    );
+    assert!(out.contains("loaded 已载入 127 moves"), "{out}");
+    let listed: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "> moves iccs")
+        .skip(1)
+        .take_while(|l| !l.starts_with('>'))
+        .flat_map(str::split_whitespace)
+        .filter(|t| !t.ends_with('.'))
+        .collect();
+    let truth = std::fs::read_to_string(format!("{dir}/play_game_iccs.pgn")).expect("data");
+    let expected: Vec<&str> = truth
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .flat_map(str::split_whitespace)
+        .filter(|t| !t.ends_with('.'))
+        .collect();
+    assert_eq!(expected.len(), 127);
+    assert_eq!(listed, expected, "{out}");
 }

@@ -1,12 +1,12 @@
-//! Saving and loading games as PGN (the Chinese-chess PGN of xqbase: `[Game "Chinese Chess"]`,
-//! Red/Black tags, a FEN tag for a set-up start, ICCS move text).
-//!
-//! A small reader and writer of its own until `xiangqi_records::pgn` lands. The reader takes
-//! move text in ICCS, WXF or Chinese notation, skips comments `{...}`, variations `(...)`,
-//! move numbers and the result.
+//! Saving and loading games with the records crate: PGN (`xiangqi_records::pgn`, the
+//! Chinese-chess PGN of xqbase: `[Game "Chinese Chess"]`, Red/Black tags, a FEN tag for a
+//! set-up start), written in Chinese notation (the format's default) and read in any
+//! notation and in UTF-8, GB18030/GBK or Big5; and XQStudio's XQF files (read).
 
-use crate::notation;
-use xiangqi::core::{Game, Position, START_FEN};
+use crate::rules::End;
+use xiangqi::core::Game;
+use xiangqi::records::pgn::{self, PgnGame, PgnResult};
+use xiangqi::records::xqf;
 
 /// A game as saved: its tags and moves.
 pub struct Record {
@@ -16,109 +16,62 @@ pub struct Record {
     pub game: Game,
 }
 
-/// Writes `record` as PGN with ICCS move text.
-pub fn write(record: &Record, result: &str) -> String {
-    let mut s = String::new();
-    s.push_str("[Game \"Chinese Chess\"]\n");
-    for (k, v) in &record.tags {
-        if k == "Game" || k == "FEN" || k == "Format" || k == "Result" {
-            continue;
-        }
-        s.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
+/// Writes `record` as PGN text, with the result of `end` (`*` while the game goes on).
+pub fn write(record: &Record, end: Option<&End>) -> String {
+    let mut g = PgnGame::new(record.game.clone());
+    g.tags = record.tags.clone();
+    g.set_tag("Format", "Chinese");
+    g.result = match end.map(|e| e.winner) {
+        None => PgnResult::Unknown,
+        Some(Some(xiangqi::core::Color::Red)) => PgnResult::RedWins,
+        Some(Some(xiangqi::core::Color::Black)) => PgnResult::BlackWins,
+        Some(None) => PgnResult::Draw,
+    };
+    if let Some(end) = end {
+        g.comments.push(pgn::PgnComment {
+            ply: record.game.moves().len(),
+            text: end.reason.clone(),
+        });
     }
-    s.push_str(&format!("[Result \"{result}\"]\n"));
-    let start = record.game.start_position();
-    if start.fen() != START_FEN {
-        s.push_str(&format!("[FEN \"{}\"]\n", start.fen()));
-    }
-    s.push_str("[Format \"ICCS\"]\n\n");
-    let mut line = String::new();
-    let mut number = start.fullmove_number();
-    for (i, (m, pos)) in record
-        .game
-        .moves()
-        .iter()
-        .zip(record.game.positions())
-        .enumerate()
-    {
-        let red = pos.side_to_move() == xiangqi::core::Color::Red;
-        if red || i == 0 {
-            line.push_str(&format!("{number}.{} ", if red { "" } else { " ..." }));
-        }
-        line.push_str(&format!("{m} "));
-        if !red {
-            number += 1;
-        }
-        if line.len() > 70 {
-            s.push_str(line.trim_end());
-            s.push('\n');
-            line.clear();
-        }
-    }
-    line.push_str(result);
-    s.push_str(&line);
-    s.push('\n');
-    s
+    pgn::write(&g)
 }
 
-/// Reads the first game of a PGN text.
+/// Reads the first game of a PGN file, or an XQF file (recognised by its `XQ` magic).
 pub fn read(bytes: &[u8]) -> Result<Record, String> {
-    let text = String::from_utf8_lossy(bytes);
-    let mut tags = Vec::new();
-    let mut body = String::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('[') && t.ends_with(']') && body.trim().is_empty() {
-            let inner = &t[1..t.len() - 1];
-            let (key, rest) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
-            let value = rest.trim().trim_matches('"').replace("\\\"", "\"");
-            tags.push((key.to_string(), value));
-        } else if t.starts_with('[') && !body.trim().is_empty() {
-            break; // the next game
-        } else {
-            body.push_str(line);
-            body.push('\n');
-        }
+    if bytes.starts_with(b"XQ") {
+        let g = xqf::read(bytes).map_err(|e| format!("XQF: {e}"))?.to_pgn();
+        return Ok(Record {
+            tags: g.tags,
+            game: g.game,
+        });
     }
-    let start = match tags.iter().find(|(k, _)| k == "FEN") {
-        Some((_, fen)) => {
-            Position::from_fen(fen).map_err(|e| format!("bad FEN tag {fen:?}: {e}"))?
-        }
-        None => Position::startpos(),
-    };
-    let mut game = Game::new(start);
-    let mut depth = 0i32; // inside {...} or (...)
-    let mut token = String::new();
-    let mut tokens = Vec::new();
-    for c in body.chars() {
-        match c {
-            '{' | '(' => depth += 1,
-            '}' | ')' => depth = (depth - 1).max(0),
-            _ if depth > 0 => {}
-            c if c.is_whitespace() => tokens.push(std::mem::take(&mut token)),
-            c => token.push(c),
-        }
-    }
-    tokens.push(token);
-    for tok in tokens {
-        // Strip move numbers written together with the move ("1.h2e2").
-        let t = tok
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches('.');
-        let t = if tok.contains('.') && tok.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-            t
-        } else {
-            tok.as_str()
-        };
-        if t.is_empty() || matches!(t, "*" | "1-0" | "0-1" | "1/2-1/2" | "...") {
-            continue;
-        }
-        let m = notation::parse_move(game.position(), t)
-            .map_err(|e| format!("move {} ({t}): {e}", game.moves().len() + 1))?;
-        game.play(m).map_err(|e| e.to_string())?;
-    }
-    Ok(Record { tags, game })
+    let games = pgn::read(bytes).map_err(|e| e.to_string())?;
+    let first = games.into_iter().next().ok_or("no game in the file")?;
+    Ok(Record {
+        tags: first.tags,
+        game: first.game,
+    })
+}
+
+/// Today's date as PGN writes it (`2026.11.30`), from the system clock (UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The Gregorian date of a day counted from 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }

@@ -12,17 +12,6 @@ pub struct End {
     pub reason: String,
 }
 
-impl End {
-    /// The PGN result string.
-    pub fn result(&self) -> &'static str {
-        match self.winner {
-            Some(Color::Red) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
-    }
-}
-
 impl std::fmt::Display for End {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let head = match self.winner {

@@ -256,24 +256,28 @@ impl<W: Write> Session<W> {
             return;
         }
         let mut tags = self.tags.clone();
-        tags.retain(|(k, _)| k != "Red" && k != "Black");
         let (red, black) = match self.settings.players {
             Players::Human(Color::Red) => ("Player", "Computer"),
             Players::Human(Color::Black) => ("Computer", "Player"),
             Players::Both => ("Player", "Player"),
         };
-        if !tags.iter().any(|(k, _)| k == "Event") {
-            tags.insert(0, ("Event".into(), "Game against the computer".into()));
+        // A loaded game keeps its own tags; a new one gets these.
+        for (name, value) in [
+            ("Event", "Game against the computer".to_string()),
+            ("Date", record::today()),
+            ("Red", red.to_string()),
+            ("Black", black.to_string()),
+        ] {
+            if !tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(name)) {
+                tags.push((name.to_string(), value));
+            }
         }
-        tags.push(("Red".into(), red.into()));
-        tags.push(("Black".into(), black.into()));
-        let result = self.over.as_ref().map_or("*", End::result);
         let text = record::write(
             &Record {
                 tags,
                 game: self.game.clone(),
             },
-            result,
+            self.over.as_ref(),
         );
         match std::fs::write(path, text) {
             Ok(()) => self.say(format!(
