@@ -152,8 +152,11 @@ impl<W: Write> Session<W> {
     }
 
     fn undo(&mut self) {
-        if self.game.moves().is_empty() {
-            self.say("nothing to undo");
+        let played = self.game.positions()[..self.game.moves().len()]
+            .iter()
+            .any(|p| Some(p.side_to_move()) != self.computer_color());
+        if !played {
+            self.say("nothing to undo: you have not moved yet");
             return;
         }
         self.over = None;
