@@ -183,6 +183,33 @@ mod never_panic {
             }
         }
 
+        /// Along random games every move played, and every legal move at the end, formats
+        /// to text that reads back as the same move.
+        #[test]
+        fn random_games_round_trip(choices in proptest::collection::vec(any::<u16>(), 0..150)) {
+            let mut pos = Position::startpos();
+            for c in choices {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures, to reach positions with few pieces and odd tandems.
+                let captures = pos.legal_captures();
+                let m = if c % 3 == 0 && !captures.is_empty() {
+                    captures[usize::from(c / 3) % captures.len()]
+                } else {
+                    moves[usize::from(c) % moves.len()]
+                };
+                prop_assert_eq!(pos.parse_wxf(&pos.to_wxf(m)), Ok(m));
+                prop_assert_eq!(pos.parse_chinese(&pos.to_chinese(m)), Ok(m));
+                pos.play(m).unwrap();
+            }
+            for m in pos.legal_moves() {
+                prop_assert_eq!(pos.parse_wxf(&pos.to_wxf(m)), Ok(m));
+                prop_assert_eq!(pos.parse_chinese(&pos.to_chinese(m)), Ok(m));
+            }
+        }
+
         #[test]
         fn notation_like_strings(text in "[KAEHRCPNB+=.\\-1-9前中后後车車马馬炮砲兵卒帅将士仕相象进進退平一二三四五六七八九１２３４５６７８９ａ-ｉａ-ｉa-i０]{0,6}") {
             for pos in positions() {
