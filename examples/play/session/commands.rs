@@ -24,7 +24,7 @@ Commands:
   level <n>      strength level; `levels` lists them
   resign 认输    give up the game
   save <file>    保存   save the game as PGN
-  load <file>    载入   load a game from PGN
+  load <file>    载入   load a game (PGN in any notation, or XQF)
   flip   翻转    turn the board around (正反棋盘)
   board          draw the board again
   moves  着法    the move list; `notation chinese|wxf|iccs` chooses how moves are written
