@@ -125,7 +125,11 @@ impl<W: Write> Session<W> {
             }
             "fen" => match Position::from_fen(rest) {
                 Ok(pos) => {
-                    self.start_game(Game::new(pos), Vec::new());
+                    self.start_game(
+                        Game::new(pos),
+                        Vec::new(),
+                        "new game from the position 新局",
+                    );
                 }
                 Err(e) => self.say(format!("bad FEN: {e}")),
             },
@@ -197,19 +201,17 @@ impl<W: Write> Session<W> {
             self.settings.players = p;
             self.settings.style.flipped = p == Players::Human(Color::Black);
         }
-        self.start_game(Game::new(Position::startpos()), Vec::new());
+        self.start_game(Game::new(Position::startpos()), Vec::new(), "new game 新局");
     }
 
-    fn start_game(&mut self, game: Game, tags: Vec<(String, String)>) {
+    /// Starts playing `game` (new, from a FEN or loaded), announced by `what`.
+    fn start_game(&mut self, game: Game, tags: Vec<(String, String)>, what: &str) {
         self.game = game;
         self.tags = tags;
         self.over = None;
         self.last_hint = None;
         self.engine.send(Request::NewGame);
-        self.say(format!(
-            "new game 新局; {}",
-            players_text(self.settings.players)
-        ));
+        self.say(format!("{what}; {}", players_text(self.settings.players)));
         self.show_board();
         self.check_end();
     }
@@ -301,11 +303,8 @@ impl<W: Write> Session<W> {
         };
         match record::read(&bytes) {
             Ok(rec) => {
-                self.say(format!(
-                    "loaded 已载入 {} moves from {path}",
-                    rec.game.moves().len()
-                ));
-                self.start_game(rec.game, rec.tags);
+                let what = format!("loaded 已载入 {} moves from {path}", rec.game.moves().len());
+                self.start_game(rec.game, rec.tags, &what);
             }
             Err(e) => self.say(format!("cannot load {path}: {e}")),
         }
