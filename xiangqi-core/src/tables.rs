@@ -246,20 +246,26 @@ pub(crate) const fn reachable(color: usize, role: usize, s: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[test]
-    fn tables_in_range() {
-        for (name, t) in [
+    fn every_step_lands_on_the_board() {
+        let tables: [(&str, &[Steps; 90]); 10] = [
             ("horse", &HORSE_MOVES),
-            ("ha", &HORSE_ATTACKERS),
-            ("el0", &ELEPHANT_MOVES[0]),
-            ("ad0", &ADVISOR_MOVES[0]),
-            ("k0", &KING_MOVES[0]),
-            ("p0", &PAWN_MOVES[0]),
-            ("p1", &PAWN_MOVES[1]),
-        ] {
-            for s in 0..90 {
-                for i in 0..t[s].len as usize {
-                    assert!(t[s].to[i] < 90, "{name} {s} {i} {}", t[s].to[i]);
+            ("horse attackers", &HORSE_ATTACKERS),
+            ("red elephant", &ELEPHANT_MOVES[0]),
+            ("black elephant", &ELEPHANT_MOVES[1]),
+            ("red advisor", &ADVISOR_MOVES[0]),
+            ("black advisor", &ADVISOR_MOVES[1]),
+            ("red general", &KING_MOVES[0]),
+            ("black general", &KING_MOVES[1]),
+            ("red pawn", &PAWN_MOVES[0]),
+            ("black pawn", &PAWN_MOVES[1]),
+        ];
+        for (name, table) in tables {
+            for (s, steps) in table.iter().enumerate() {
+                for i in 0..steps.len as usize {
+                    assert!(steps.to[i] < 90, "{name} from {s}: {}", steps.to[i]);
+                    assert!(steps.via[i] < 90, "{name} from {s}: via {}", steps.via[i]);
                 }
             }
         }

@@ -41,7 +41,7 @@ pub fn destinations(b: &Board, f: i32, r: i32) -> Vec<(i32, i32)> {
     let c = p.color;
     let at = |f: i32, r: i32| b[f as usize][r as usize];
     let mut out = Vec::new();
-    let mut add = |tf: i32, tr: i32, out: &mut Vec<(i32, i32)>| {
+    let add = |tf: i32, tr: i32, out: &mut Vec<(i32, i32)>| {
         if in_board(tf, tr) && at(tf, tr).is_none_or(|q| q.color != c) {
             out.push((tf, tr));
         }
