@@ -7,7 +7,7 @@
 //! between the two at a fixed node count.
 //!
 //! ```text
-//! cargo run --release --example custom_eval [-- --games N --nodes N]
+//! cargo run --release --example custom_eval [-- --games N --nodes N --depth D]
 //! ```
 
 use xiangqi::core::{Color, Game, Move, Position, Role, Square};
@@ -91,13 +91,16 @@ fn search_once<E: Evaluator>(name: &str, searcher: &mut Searcher<E>, game: &Game
         depth: Some(depth),
         ..Limits::default()
     };
+    let start = std::time::Instant::now();
     let result = searcher.search(game, &limits, &mut |_| {});
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
     let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
     println!(
-        "{name:>9}: depth {} {} nodes {} pv {}",
+        "{name:>9}: depth {} {} nodes {} nps {:.0} pv {}",
         result.depth,
         result.score,
         result.nodes,
+        result.nodes as f64 / secs,
         pv.join(" ")
     );
 }
@@ -148,6 +151,7 @@ fn main() {
             .unwrap_or(default)
     };
     let games = arg("--games", 4);
+    let depth = arg("--depth", 8) as u32;
     let nodes = arg("--nodes", 20_000);
 
     // A common opening position (中炮 against 屏风马): both evaluators see the same tactics;
@@ -160,8 +164,8 @@ fn main() {
     println!("position: {}", game.position().fen());
     let mut mine = Searcher::with_evaluator(MaterialCount::default());
     let mut default = Searcher::with_evaluator(DefaultEvaluator::new());
-    search_once("material", &mut mine, &game, 8);
-    search_once("default", &mut default, &game, 8);
+    search_once("material", &mut mine, &game, depth);
+    search_once("default", &mut default, &game, depth);
 
     // A few quick games, colours alternating, the first moves varied.
     let openings: [&[&str]; 4] = [&["h2e2"], &["c3c4"], &["b2e2"], &["h0g2"]];

@@ -2,7 +2,7 @@
 //! count, to check that evaluation terms help:
 //!
 //! ```text
-//! cargo run --release -p xiangqi-eval --example selfplay -- --a default --b hand [--games 100] [--nodes 20000]
+//! cargo run --release -p xiangqi-eval --example selfplay -- --a default --b hand [--games 100] [--nodes 20000 | --movetime MS]
 //! ```
 //!
 //! Settings: `default` (the tuned parameters), `hand` (the hand-set starting values),
@@ -90,7 +90,12 @@ fn preset(name: &str) -> Eval {
 }
 
 /// Red's score: 1, 0.5 or 0.
-fn play(red: &mut Searcher<Eval>, black: &mut Searcher<Eval>, opening: &[&str], nodes: u64) -> f64 {
+fn play(
+    red: &mut Searcher<Eval>,
+    black: &mut Searcher<Eval>,
+    opening: &[&str],
+    limits: &Limits,
+) -> f64 {
     let mut game = Game::default();
     for m in opening {
         let m = game.position().parse_uci(m).expect("opening move");
@@ -98,10 +103,6 @@ fn play(red: &mut Searcher<Eval>, black: &mut Searcher<Eval>, opening: &[&str], 
     }
     red.new_game();
     black.new_game();
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
     for _ in 0..400 {
         if let Some(outcome) = game.outcome(RuleSet::default()) {
             return match outcome.winner {
@@ -111,8 +112,8 @@ fn play(red: &mut Searcher<Eval>, black: &mut Searcher<Eval>, opening: &[&str], 
             };
         }
         let result = match game.position().side_to_move() {
-            Color::Red => red.search(&game, &limits, &mut |_| {}),
-            Color::Black => black.search(&game, &limits, &mut |_| {}),
+            Color::Red => red.search(&game, limits, &mut |_| {}),
+            Color::Black => black.search(&game, limits, &mut |_| {}),
         };
         let Some(m) = result.best_move else { break };
         game.play(m).expect("the engine plays legal moves");
@@ -132,6 +133,19 @@ fn main() {
     let (a_name, b_name) = (opt("--a", "default"), opt("--b", "hand"));
     let games: usize = opt("--games", "40").parse().expect("--games N");
     let nodes: u64 = opt("--nodes", "20000").parse().expect("--nodes N");
+    let movetime: u64 = opt("--movetime", "0").parse().expect("--movetime MS");
+    // A fixed time a move (which counts the evaluation's cost) or a fixed node count.
+    let limits = if movetime > 0 {
+        Limits {
+            movetime: Some(std::time::Duration::from_millis(movetime)),
+            ..Limits::default()
+        }
+    } else {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    };
     let mut openings: Vec<Vec<&str>> = Vec::new();
     for line in include_str!("../tests/data/master_sample.txt").lines() {
         let moves: Vec<&str> = line
@@ -153,9 +167,9 @@ fn main() {
     for g in 0..games {
         let opening = &openings[(g / 2) % openings.len()];
         let s = if g % 2 == 0 {
-            play(&mut a, &mut b, opening, nodes)
+            play(&mut a, &mut b, opening, &limits)
         } else {
-            1.0 - play(&mut b, &mut a, opening, nodes)
+            1.0 - play(&mut b, &mut a, opening, &limits)
         };
         match s {
             x if x > 0.75 => w += 1,

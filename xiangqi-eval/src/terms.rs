@@ -284,6 +284,17 @@ pub(crate) fn endgame_scale(pos: &Position, blended: i32) -> i32 {
         + pos.count(strong, Role::Horse)
         + pos.count(strong, Role::Cannon);
     if strong_pieces >= 2 {
+        // Two cannons alone cannot break a full set of advisors and elephants (双炮难胜士象全).
+        let only_cannons = pos.count(strong, Role::Cannon) == 2
+            && strong_pieces == 2
+            && pos.count(strong, Role::Pawn) == 0;
+        let weak = strong.other();
+        if only_cannons
+            && pos.count(weak, Role::Advisor) == 2
+            && pos.count(weak, Role::Elephant) == 2
+        {
+            return 8;
+        }
         return 64;
     }
     let s = Force::of(pos, strong);
@@ -331,6 +342,14 @@ pub(crate) fn endgame_scale(pos: &Position, blended: i32) -> i32 {
             }
             if w.horses + w.cannons >= 2 {
                 return 16;
+            }
+            // A lone chariot against a horse with a full set of defenders (单车难胜马士象全),
+            // or a cannon with them, seldom wins.
+            if w.horses == 1 && w.defenders() >= 4 {
+                return 8;
+            }
+            if w.cannons == 1 && w.defenders() >= 4 {
+                return 32;
             }
         }
     } else if s.chariots == 1 && s.pawns == 1 && w.chariots == 1 && w.advisors == 2 {
