@@ -2,8 +2,112 @@
 //! state equal to the state computed from scratch after random playouts.
 
 use proptest::prelude::*;
-use xiangqi_core::{Color, Position, Problems, Role, Setup};
-use xiangqi_eval::{DefaultEvaluator, Evaluator, Material};
+use xiangqi_core::{Color, Move, Piece, Position, Problems, Role, Setup, Square};
+use xiangqi_eval::{DefaultEvaluator, Evaluator, Material, Score};
+
+/// The user evaluator of the `Evaluator` docs: material with crossed pawns, kept through
+/// the hooks with a stack.
+#[derive(Clone, Default)]
+struct PawnsAndMaterial {
+    red: i32,
+    history: Vec<i32>,
+}
+
+fn value(p: Piece, sq: Square) -> i32 {
+    let v = match p.role {
+        Role::King => 0,
+        Role::Advisor | Role::Elephant => 200,
+        Role::Horse => 400,
+        Role::Cannon => 450,
+        Role::Chariot => 900,
+        Role::Pawn if sq.on_side_of(p.color) => 100,
+        Role::Pawn => 200,
+    };
+    if p.color == Color::Red {
+        v
+    } else {
+        -v
+    }
+}
+
+impl Evaluator for PawnsAndMaterial {
+    fn evaluate(&mut self, pos: &Position) -> Score {
+        match pos.side_to_move() {
+            Color::Red => Score(self.red),
+            Color::Black => Score(-self.red),
+        }
+    }
+    fn reset(&mut self, pos: &Position) {
+        self.history.clear();
+        self.red = pos.all_pieces().map(|(sq, p)| value(p, sq)).sum();
+    }
+    fn make_move(&mut self, pos: &Position, m: Move) {
+        self.history.push(self.red);
+        let p = pos.piece_at(m.from()).expect("a piece on the from-square");
+        self.red += value(p, m.to()) - value(p, m.from());
+        if let Some(captured) = pos.piece_at(m.to()) {
+            self.red -= value(captured, m.to());
+        }
+    }
+    fn unmake_move(&mut self, _pos: &Position, _m: Move) {
+        self.red = self.history.pop().expect("make_move came first");
+    }
+    fn make_null(&mut self, _pos: &Position) {
+        self.history.push(self.red);
+    }
+    fn unmake_null(&mut self, _pos: &Position) {
+        self.red = self.history.pop().expect("make_null came first");
+    }
+}
+
+/// Follows a random playout (null moves mixed in) with the hooks, forward and all the way
+/// back, comparing the evaluator with a fresh one reset to each position.
+fn check_incremental<E: Evaluator>(
+    new: impl Fn() -> E,
+    choices: &[u16],
+    nulls: u64,
+) -> Result<(), TestCaseError> {
+    let mut pos = Position::startpos();
+    let mut eval = new();
+    eval.reset(&pos);
+    let fresh = |pos: &Position| {
+        let mut e = new();
+        e.reset(pos);
+        e.evaluate(pos)
+    };
+    let mut stack = Vec::new();
+    for (i, &c) in choices.iter().enumerate() {
+        if nulls >> (i % 64) & 1 == 1 && !pos.is_check() {
+            eval.make_null(&pos);
+            let undo = pos.make_null();
+            stack.push((None, undo));
+        } else {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[c as usize % moves.len()];
+            eval.make_move(&pos, m);
+            let undo = pos.make_move(m);
+            stack.push((Some(m), undo));
+        }
+        prop_assert_eq!(eval.evaluate(&pos), fresh(&pos), "forward at {}", pos.fen());
+    }
+    while let Some((m, undo)) = stack.pop() {
+        match m {
+            Some(m) => {
+                pos.unmake_move(m, undo);
+                eval.unmake_move(&pos, m);
+            }
+            None => {
+                pos.unmake_null(undo);
+                eval.unmake_null(&pos);
+            }
+        }
+        prop_assert_eq!(eval.evaluate(&pos), fresh(&pos), "back at {}", pos.fen());
+    }
+    Ok(())
+}
 
 /// A position reached by `choices.len()` random legal moves from the start (fewer if the game
 /// ends), each choice picking a move by index modulo the number of legal moves.
@@ -126,6 +230,23 @@ proptest! {
             prop_assert!(eval.in_step_with(&pos));
             prop_assert_eq!(eval.state(), eval.state_from_scratch(&pos), "at {}", pos.fen());
         }
+    }
+
+    /// The same for every hook-using evaluator, through `evaluate` alone.
+    #[test]
+    fn every_hook_using_evaluator_follows_the_moves(
+        choices in prop::collection::vec(any::<u16>(), 1..150),
+        nulls in any::<u64>(),
+    ) {
+        check_incremental(DefaultEvaluator::new, &choices, nulls)?;
+        check_incremental(|| {
+            // No score cache: every answer comes from the incremental state.
+            let mut e = DefaultEvaluator::new();
+            e.set_cache_size(0);
+            e
+        }, &choices, nulls)?;
+        check_incremental(PawnsAndMaterial::default, &choices, nulls)?;
+        check_incremental(|| Material, &choices, nulls)?;
     }
 
     /// Without hooks (or with the hooks called out of step) the evaluator still returns the
