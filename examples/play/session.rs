@@ -102,6 +102,11 @@ pub struct Session<W: Write> {
     quit: bool,
 }
 
+/// The words that make the computer move at once.
+fn is_now(word: &str) -> bool {
+    matches!(word, "now" | "stop" | "move" | "go" | "立即" | ".")
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::Red => "红方 red",
@@ -297,7 +302,8 @@ impl<W: Write> Session<W> {
     fn line_while_thinking(&mut self, line: String) {
         let word = line.trim();
         match word {
-            "now" | "stop" | "move" | "go" | "立即" | "." => {
+            // Behind queued commands (a script), `now` is for a later search.
+            w if is_now(w) && self.pending.is_empty() => {
                 if self.settings.echo {
                     self.say(format!("> {word}"));
                 }
@@ -368,6 +374,14 @@ impl<W: Write> Session<W> {
             started: Instant::now(),
             position,
         });
+        // A `now` queued right behind what started this search is meant for it.
+        if self.pending.front().is_some_and(|l| is_now(l.trim())) {
+            let line = self.pending.pop_front().unwrap_or_default();
+            if self.settings.echo {
+                self.say(format!("> {}", line.trim()));
+            }
+            self.engine.stop();
+        }
     }
 
     fn engine_report(&mut self, report: Report) {
