@@ -302,15 +302,16 @@ impl<W: Write> Session<W> {
     fn line_while_thinking(&mut self, line: String) {
         let word = line.trim();
         match word {
-            // Behind queued commands (a script), `now` is for a later search.
-            w if is_now(w) && self.pending.is_empty() => {
+            // At a terminal at once; in a script behind queued commands, `now` is for a
+            // later search.
+            w if is_now(w) && (self.settings.prompt || self.pending.is_empty()) => {
                 if self.settings.echo {
                     self.say(format!("> {word}"));
                 }
                 self.engine.stop();
             }
             // At a terminal, quit at once; from a script, in turn.
-            "quit" | "exit" | "退出" if self.settings.prompt && self.pending.is_empty() => {
+            "quit" | "exit" | "退出" if self.settings.prompt => {
                 self.engine.stop();
                 self.quit = true;
             }
