@@ -34,7 +34,7 @@ usage: play [options]
   --level N                  strength level (`--levels` lists them)
   --levels                   list the strength levels and exit
   --fen FEN                  start from a position
-  --load FILE                start from a saved game (PGN)
+  --load FILE                start from a saved game (PGN or XQF)
   --depth D | --nodes N | --movetime MS   the computer's limits per move, instead of a level
   --hint-nodes N | --hint-time MS          the limits of a hint (default 2000 ms)
   --rules asian|chinese      the rules that judge repetitions (default asian)
