@@ -480,7 +480,7 @@ fn run() -> Result<(), String> {
     })?;
     let st = state.lock().unwrap();
     let w = st.0;
-    let (elo, err) = w.elo_with_error();
+    let (elo, err, lo, hi) = w.elo_with_error();
     println!();
     println!(
         "Results of {} vs {} ({:?}, {} games, {:.0} s):",
@@ -521,20 +521,20 @@ fn run() -> Result<(), String> {
         100.0 * w.draws as f64 / w.games().max(1) as f64
     );
     println!(
-        "Elo difference: {elo:.1} +/- {err:.1} (95%), LOS: {:.1} %",
+        "Elo difference: {elo:.1} +/- {err:.1} (95%: {lo:.1} to {hi:.1}), LOS: {:.1} %",
         100.0 * w.los()
     );
     if let Some((e0, e1)) = cfg.sprt {
-        let (lo, hi) = stats::sprt_bounds(0.05, 0.05);
+        let (llr_lo, llr_hi) = stats::sprt_bounds(0.05, 0.05);
         let llr = w.llr(e0, e1);
-        let verdict = if llr >= hi {
+        let verdict = if llr >= llr_hi {
             "H1 accepted"
-        } else if llr <= lo {
+        } else if llr <= llr_lo {
             "H0 accepted"
         } else {
             "inconclusive"
         };
-        println!("SPRT: elo0={e0} elo1={e1} alpha=0.05 beta=0.05: LLR {llr:.2} ({lo:.2}, {hi:.2}) {verdict}");
+        println!("SPRT: elo0={e0} elo1={e1} alpha=0.05 beta=0.05: LLR {llr:.2} ({llr_lo:.2}, {llr_hi:.2}) {verdict}");
     }
     Ok(())
 }

@@ -37,15 +37,25 @@ impl Wdl {
             / n
     }
 
-    /// (Elo, half-width of the 95 % interval); infinite when the score is 0 or 1.
-    pub fn elo_with_error(&self) -> (f64, f64) {
+    /// (Elo, half-width of the 95 % interval, its lower and upper end). The normal
+    /// approximation of the score is poor near 0 % and 100 %: the ends are clamped at the
+    /// Elo of a score of 1/(2N) or 1 - 1/(2N), and the Elo itself is infinite at 0 or 1.
+    pub fn elo_with_error(&self) -> (f64, f64, f64, f64) {
         let n = self.games().max(1) as f64;
         let p = self.score();
         let se = (self.variance() / n).sqrt();
-        let clamp = |x: f64| x.clamp(1e-6, 1.0 - 1e-6);
+        let eps = 0.5 / n;
+        let clamp = |x: f64| x.clamp(eps, 1.0 - eps);
         let lo = elo(clamp(p - 1.96 * se));
         let hi = elo(clamp(p + 1.96 * se));
-        (elo(clamp(p)), (hi - lo) / 2.0)
+        let e = if p <= 0.0 {
+            f64::NEG_INFINITY
+        } else if p >= 1.0 {
+            f64::INFINITY
+        } else {
+            elo(p)
+        };
+        (e, (hi - lo) / 2.0, lo, hi)
     }
 
     /// Likelihood of superiority (probability that the first engine is stronger).
