@@ -17,6 +17,9 @@ pub(crate) const MAX_PLY: usize = 120;
 const INF: i32 = Score::INFINITE.0;
 const MATE: i32 = Score::MATE.0;
 const MATE_BOUND: i32 = Score::MATE_BOUND.0;
+/// The score of winning by the repetition rules (the opponent's perpetual check or chase):
+/// decisive, but below every mate score.
+const REPETITION_WIN: i32 = 20_000;
 /// Plies without a capture after which the game is drawn (60 moves).
 const RULE60: u32 = 120;
 
@@ -343,8 +346,10 @@ impl<E: Evaluator> Worker<E> {
     /// This is the swappable rule: the rules team's `judge_repetition` (chases too) can
     /// replace it.
     fn judge_cycle(&self, shared: &Shared, first: usize, cur: usize, ply: usize) -> i32 {
-        let lose = -MATE + ply as i32 + 1;
-        let win = MATE - ply as i32 - 1;
+        // A win or loss by the repetition rules scores below every checkmate: the engine
+        // mates when it can rather than relying on the arbiter's judgement of a repetition.
+        let lose = -REPETITION_WIN + ply as i32;
+        let win = REPETITION_WIN - ply as i32;
         // Positions first+1, first+3, ..: the opponent to move, in check = we checked.
         let us_checks = (first + 1..cur).step_by(2).all(|k| self.in_check[k]);
         let them_checks = (first + 2..=cur).step_by(2).all(|k| self.in_check[k]);
