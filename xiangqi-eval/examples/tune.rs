@@ -320,6 +320,18 @@ fn scalars(p: &mut EvalParams) -> Vec<(&'static str, &mut i32)> {
     ));
     v.push(("trade_when_ahead", &mut p.trade_when_ahead));
     v.push(("tempo", &mut p.tempo));
+    const PHASE: [&str; 7] = [
+        "phase.king",
+        "phase.advisor",
+        "phase.elephant",
+        "phase.horse",
+        "phase.chariot",
+        "phase.cannon",
+        "phase.pawn",
+    ];
+    for (i, w) in p.phase_weight.iter_mut().enumerate().skip(1) {
+        v.push((PHASE[i], w));
+    }
     const NAMES: [&str; 8] = ["kz0", "kz1", "kz2", "kz3", "kz4", "kz5", "kz6", "kz7"];
     for (i, z) in p.king_zone_attackers.iter_mut().enumerate().skip(1) {
         v.push((NAMES[i], z));
@@ -360,6 +372,8 @@ fn sane(p: &EvalParams) -> bool {
         && p.horse_blocked_leg.iter().all(|&v| (-40..=0).contains(&v))
         && p.king_zone_attackers.windows(2).all(|w| w[0] <= w[1])
         && p.king_zone_attackers[7] <= 400
+        && p.phase_weight.iter().all(|&w| (0..=8).contains(&w))
+        && p.full_phase() > 0
 }
 
 fn local_search(params: &mut EvalParams, data: &[Sample], k: f64, passes: usize) {
@@ -370,7 +384,9 @@ fn local_search(params: &mut EvalParams, data: &[Sample], k: f64, passes: usize)
         for i in 0..n {
             let name = scalars(params)[i].0;
             // Line search: the first direction that helps, as far as it keeps helping.
-            'dirs: for step in [4, -4, 1, -1] {
+            let small = name.starts_with("phase");
+            let steps: &[i32] = if small { &[1, -1] } else { &[4, -4, 1, -1] };
+            'dirs: for &step in steps {
                 let mut moved = false;
                 loop {
                     let mut trial = params.clone();

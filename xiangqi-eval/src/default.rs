@@ -186,6 +186,9 @@ impl DefaultEvaluator {
     }
 
     /// A default evaluator with the given parameters.
+    ///
+    /// Middlegame and endgame sums are packed in 16 bits each, so one side's material plus
+    /// tables must stay well within ±16,000 (the defaults are about 5,000).
     pub fn with_params(params: EvalParams) -> DefaultEvaluator {
         DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
