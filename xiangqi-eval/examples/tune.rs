@@ -294,6 +294,9 @@ fn scalars(p: &mut EvalParams) -> Vec<(&'static str, &mut i32)> {
     let [mg, eg] = &mut p.cannon_on_king_file;
     v.push(("cannon_on_king_file.mg", mg));
     v.push(("cannon_on_king_file.eg", eg));
+    let [mg, eg] = &mut p.cannon_on_king_rank;
+    v.push(("cannon_on_king_rank.mg", mg));
+    v.push(("cannon_on_king_rank.eg", eg));
     let [mg, eg] = &mut p.chariot_facing_king;
     v.push(("chariot_facing_king.mg", mg));
     v.push(("chariot_facing_king.eg", eg));
@@ -351,6 +354,7 @@ fn sane(p: &EvalParams) -> bool {
         p.central_cannon,
         p.empty_centre_cannon,
         p.cannon_on_king_file,
+        p.cannon_on_king_rank,
         p.chariot_facing_king,
         p.connected_pawns,
     ];
@@ -500,6 +504,11 @@ fn source(p: &EvalParams, note: &str) -> String {
         s,
         "        cannon_on_king_file: {:?},",
         p.cannon_on_king_file
+    );
+    let _ = writeln!(
+        s,
+        "        cannon_on_king_rank: {:?},",
+        p.cannon_on_king_rank
     );
     let _ = writeln!(
         s,

@@ -196,6 +196,13 @@ pub(crate) fn positional(
                 }
             }
         }
+        // The general's rank: a cannon with one screen on either side (a side cannon).
+        let along = geo.along_rank(kf, rank_occ(occ, kr));
+        for t in [along.second_up(), along.second_down()] {
+            if t != NONE && board.mailbox[kr * 9 + t as usize] == cannon {
+                add(p.cannon_on_king_rank, 1);
+            }
+        }
         let attackers = roles[Role::Chariot.index()]
             | roles[Role::Cannon.index()]
             | roles[Role::Horse.index()]

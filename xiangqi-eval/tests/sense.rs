@@ -119,10 +119,11 @@ fn central_cannon_is_good_and_empty_centre_cannon_better() {
         central < aside,
         "black to move: against 炮二平五 {central}, 炮二平四 {aside}"
     );
-    // ...and a cannon facing the general with nothing between (空头炮) beats one whose file
-    // the elephant (象) has blocked, though that costs black nothing in material.
-    let shielded = eval("3akab2/9/4b4/9/9/9/9/4C4/9/3K4R b - - 0 1");
-    let empty = eval("2bakab2/9/9/9/9/9/9/4C4/9/3K4R b - - 0 1");
+    // ...and in the middlegame a cannon facing the general with nothing between (空头炮)
+    // is worth more than one whose file black has closed with an elephant and an advisor
+    // (the same material; the central pawns are gone in both).
+    let empty = eval("rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1");
+    let shielded = eval("rn2kabnr/4a4/1c2b2c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1");
     assert!(
         empty < shielded - 30,
         "空头炮 {empty} vs screened {shielded}"
