@@ -112,11 +112,17 @@ fn won_endings_stay_winning() {
 
 #[test]
 fn central_cannon_is_good_and_empty_centre_cannon_better() {
-    // 炮二平五 (central cannon) is not worse for red than 炮二平四 (the cannon off-centre)...
+    // 炮二平五 (central cannon) is better for red than retreating the cannon (炮二退一), and
+    // about as good as the other main developing move of that cannon (炮二平四)...
     let central = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
     let aside = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C3C3/9/RNBAKABNR b - - 1 1");
+    let back = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C7/7C1/RNBAKABNR b - - 1 1");
     assert!(
-        central < aside,
+        central < back - 15,
+        "black to move: against 炮二平五 {central}, 炮二退一 {back}"
+    );
+    assert!(
+        central <= aside + 10,
         "black to move: against 炮二平五 {central}, 炮二平四 {aside}"
     );
     // ...and in the middlegame a cannon facing the general with nothing between (空头炮)
