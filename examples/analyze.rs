@@ -1,14 +1,15 @@
 //! Searches a position and prints the engine's thinking, one line per iteration.
 //!
 //! ```text
-//! cargo run --release --example analyze -- [--fen FEN | --position start|middlegame]
+//! cargo run --release --example analyze -- [FEN | --fen FEN | --position start|middlegame]
 //!     [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--stop-after MS]
 //!     [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]
 //! ```
 //!
 //! Without a limit it searches for 10 seconds. Each line shows depth/seldepth, the score
 //! (centipawns for the side to move, or mate in N moves), nodes, nodes per second, hash use
-//! and the principal variation in ICCS coordinates.
+//! and the principal variation in ICCS coordinates. The last line is always
+//! `bestmove <move> [ponder <move>]`.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -88,8 +89,19 @@ fn run() -> Result<(), String> {
                 searcher.set_params(p);
             }
             "-h" | "--help" => {
-                println!("usage: analyze [--fen FEN | --position start|middlegame] [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--stop-after MS] [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]");
+                println!("usage: analyze [FEN | --fen FEN | --position start|middlegame] [--moves m1 m2 ...] [--depth D] [--nodes N] [--movetime MS] [--mate N] [--stop-after MS] [--threads T] [--hash MB] [--multipv K] [--level NAME] [--off FEATURE,...]");
                 return Ok(());
+            }
+            // A bare FEN, as in `analyze -- <FEN> --moves ...`: every word up to the next flag.
+            other if !other.starts_with('-') => {
+                let mut words = vec![other.to_string()];
+                while i + 1 < args.len() && !args[i + 1].starts_with("--") {
+                    words.push(args[i + 1].clone());
+                    i += 1;
+                }
+                fen = words.join(" ");
+                i += 1;
+                continue;
             }
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
@@ -161,16 +173,20 @@ fn run() -> Result<(), String> {
         }
     }
     match result.best_move {
-        Some(m) => println!(
-            "bestmove {m}{} (score {}, depth {}, {} nodes)",
-            result
-                .ponder_move
-                .map(|p| format!(" ponder {p}"))
-                .unwrap_or_default(),
-            result.score,
-            result.depth,
-            result.nodes
-        ),
+        Some(m) => {
+            // The last line is exactly `bestmove <move> [ponder <move>]`, for scripts.
+            println!(
+                "score {}, depth {}, {} nodes",
+                result.score, result.depth, result.nodes
+            );
+            println!(
+                "bestmove {m}{}",
+                result
+                    .ponder_move
+                    .map(|p| format!(" ponder {p}"))
+                    .unwrap_or_default()
+            );
+        }
         None => println!("no legal move: the side to move has lost"),
     }
     Ok(())
