@@ -19,6 +19,11 @@
 //! ```
 #![deny(missing_docs)]
 
+// The README's examples are compiled and run as doctests of this crate.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub use xiangqi_book as book;
 pub use xiangqi_core as core;
 pub use xiangqi_eval as eval;
