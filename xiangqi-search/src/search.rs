@@ -647,16 +647,10 @@ impl<E: Evaluator> Worker<E> {
         self.pv_len[ply] = child_len;
     }
 
-    /// Scores the moves of `list` for ordering.
-    fn score_moves(
-        &mut self,
-        shared: &Shared,
-        list: &MoveList,
-        scores: &mut [i32; MAX_MOVES],
-        ply: usize,
-    ) {
+    /// The killer and counter moves of `ply`, for [`Worker::score_move`].
+    #[inline]
+    fn order_hints(&self, shared: &Shared, ply: usize) -> ([Option<Move>; 2], Option<Move>) {
         let p = shared.params;
-        let killers = self.killers[ply];
         let counter = if ply > 0 && p.countermove {
             match self.frames[ply - 1].mv {
                 Some(prev) => self.counter[self.frames[ply - 1].piece as usize][prev.to().index()],
@@ -665,37 +659,71 @@ impl<E: Evaluator> Worker<E> {
         } else {
             None
         };
-        for (i, &m) in list.iter().enumerate() {
-            let attacker = self.pos.piece_at(m.from());
-            let victim = role_of(&self.pos, m.to());
-            scores[i] = if let Some(v) = victim {
-                let vv = see_value(v);
-                let av = attacker.map_or(0, |a| see_value(a.role));
-                let mvv = vv * 16 - av / 100;
-                if !p.see || vv >= av || see_ge(&mut self.pos, m, 0) {
-                    GOOD_CAPTURE + mvv
-                } else {
-                    BAD_CAPTURE + mvv
-                }
-            } else if p.killers && killers[0] == Some(m) {
-                KILLER1
-            } else if p.killers && killers[1] == Some(m) {
-                KILLER2
-            } else if counter == Some(m) {
-                COUNTER
-            } else if p.history {
-                self.history[attacker.map_or(0, |a| a.index())][m.to().index()]
+        (self.killers[ply], counter)
+    }
+
+    /// The ordering score of move `m`.
+    #[inline]
+    fn score_move(
+        &mut self,
+        shared: &Shared,
+        m: Move,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+    ) -> i32 {
+        let p = shared.params;
+        let attacker = self.pos.piece_at(m.from());
+        let victim = role_of(&self.pos, m.to());
+        if let Some(v) = victim {
+            let vv = see_value(v);
+            let av = attacker.map_or(0, |a| see_value(a.role));
+            let mvv = vv * 16 - av / 100;
+            if !p.see || vv >= av || see_ge(&mut self.pos, m, 0) {
+                GOOD_CAPTURE + mvv
             } else {
-                0
-            };
+                BAD_CAPTURE + mvv
+            }
+        } else if p.killers && killers[0] == Some(m) {
+            KILLER1
+        } else if p.killers && killers[1] == Some(m) {
+            KILLER2
+        } else if counter == Some(m) {
+            COUNTER
+        } else if p.history {
+            self.history[attacker.map_or(0, |a| a.index())][m.to().index()]
+        } else {
+            0
         }
     }
 
-    /// The next move to try: selection of the best for the first few (most nodes cut off
-    /// early), then one insertion sort of the rest (all-nodes try everything).
+    /// The index of the best-scored move in `start..end` (the first of equals).
     #[inline]
-    fn pick(list: &mut MoveList, scores: &mut [i32; MAX_MOVES], start: usize) -> (Move, i32) {
-        if start == 3 {
+    fn best_index(scores: &[i32], start: usize, end: usize) -> usize {
+        let mut best = start;
+        for i in start + 1..end {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The next move to try, from `start`: selection of the best while `sorted` is false
+    /// (most nodes cut off early), and once the caller sets `sort` one insertion sort of
+    /// the rest (all-nodes try everything), after which the moves are taken in order.
+    #[inline]
+    fn pick(
+        list: &mut MoveList,
+        scores: &mut [i32],
+        start: usize,
+        sort: bool,
+        sorted: &mut bool,
+    ) -> (Move, i32) {
+        if *sorted {
+            return (list[start], scores[start]);
+        }
+        if sort {
+            *sorted = true;
             for i in start + 1..list.len() {
                 let (m, sc) = (list[i], scores[i]);
                 let mut j = i;
@@ -707,16 +735,9 @@ impl<E: Evaluator> Worker<E> {
                 scores[j] = sc;
                 list[j] = m;
             }
-        }
-        if start >= 3 {
             return (list[start], scores[start]);
         }
-        let mut best = start;
-        for i in start + 1..list.len() {
-            if scores[i] > scores[best] {
-                best = i;
-            }
-        }
+        let best = Self::best_index(scores, start, list.len());
         list.swap(start, best);
         scores.swap(start, best);
         (list[start], scores[start])
@@ -903,33 +924,83 @@ impl<E: Evaluator> Worker<E> {
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut list = MoveList::new();
-        let mut scores = [0i32; MAX_MOVES];
-        let mut generated = false;
+        let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        // Stages: 0 the table's move (before generating anything), 1 the good captures
+        // (only captures generated), 2 generate the quiet moves, 3 the rest in order.
+        let mut stage = if tt_move.is_some() { 0u8 } else { 1 };
+        let mut captures_generated = false;
+        let (killers, counter) = self.order_hints(shared, ply);
+        let mut picks = 0usize;
+        let mut sorted = false;
         let mut idx = 0;
         let mut skip_quiets = false;
         let futility_base = static_eval + 120 + 110 * depth;
 
         loop {
-            // Stage 1: the table's move, before generating anything.
-            let (m, order) = if let (0, false, Some(t)) = (move_count, generated, tt_move) {
-                (t, GOOD_CAPTURE * 2)
-            } else {
-                if !generated {
-                    generated = true;
-                    self.pos.legal_moves_into(&mut list);
-                    if let Some(t) = tt_move {
-                        if let Some(i) = list.iter().position(|&x| x == t) {
-                            list.swap_remove(i);
+            let (m, order) = match stage {
+                0 => {
+                    stage = 1;
+                    match tt_move {
+                        Some(t) => (t, GOOD_CAPTURE * 2),
+                        None => continue,
+                    }
+                }
+                1 => {
+                    if !captures_generated {
+                        captures_generated = true;
+                        self.pos.legal_captures_into(&mut list);
+                        if let Some(t) = tt_move {
+                            if let Some(i) = list.iter().position(|&x| x == t) {
+                                list.swap_remove(i);
+                            }
+                        }
+                        for i in 0..list.len() {
+                            let sc = self.score_move(shared, list[i], killers, counter);
+                            scores.push(sc);
                         }
                     }
-                    self.score_moves(shared, &list, &mut scores, ply);
+                    if idx < list.len() {
+                        let best = Self::best_index(&scores, idx, list.len());
+                        if scores[best] >= GOOD_CAPTURE {
+                            list.swap(idx, best);
+                            scores.swap(idx, best);
+                            idx += 1;
+                            (list[idx - 1], scores[idx - 1])
+                        } else {
+                            stage = 2;
+                            continue;
+                        }
+                    } else {
+                        stage = 2;
+                        continue;
+                    }
                 }
-                if idx >= list.len() {
-                    break;
+                2 => {
+                    // The bad captures are left in list[idx..]; add the quiet moves.
+                    stage = 3;
+                    let mut all = MoveList::new();
+                    self.pos.legal_moves_into(&mut all);
+                    for &q in &all {
+                        if self.pos.piece_at(q.to()).is_none() && Some(q) != tt_move {
+                            list.push(q);
+                            let sc = self.score_move(shared, q, killers, counter);
+                            scores.push(sc);
+                        }
+                    }
+                    continue;
                 }
-                let r = Self::pick(&mut list, &mut scores, idx);
-                idx += 1;
-                r
+                _ => {
+                    if idx >= list.len() {
+                        break;
+                    }
+                    // Sort the rest after a few picks, except where late move pruning will
+                    // soon drop the quiet moves (then selection is cheaper).
+                    let sort = picks >= 3 && (pv_node || depth > 8 || picks >= 12);
+                    let r = Self::pick(&mut list, &mut scores, idx, sort, &mut sorted);
+                    picks += 1;
+                    idx += 1;
+                    r
+                }
             };
             let is_capture = self.pos.piece_at(m.to()).is_some();
             let quiet = !is_capture;
@@ -945,6 +1016,23 @@ impl<E: Evaluator> Worker<E> {
                     let limit = (3 + depth * depth) / (2 - improving as i32);
                     if move_count as i32 > limit && order < COUNTER {
                         skip_quiets = true;
+                        // Every quiet move left would be skipped: drop them now rather than
+                        // pick them one by one, counting them as tried (the move count
+                        // drives the later moves' reductions). Only captures are left, in
+                        // their order.
+                        let mut w = idx;
+                        for r in idx..list.len() {
+                            let keep =
+                                scores[r] >= COUNTER || self.pos.piece_at(list[r].to()).is_some();
+                            if keep {
+                                list[w] = list[r];
+                                scores[w] = scores[r];
+                                w += 1;
+                            }
+                        }
+                        move_count += list.len() - w;
+                        list.truncate(w);
+                        scores.truncate(w);
                         continue;
                     }
                 }
@@ -1132,20 +1220,21 @@ impl<E: Evaluator> Worker<E> {
         } else {
             self.pos.legal_captures_into(&mut list);
         }
-        let mut scores = [0i32; MAX_MOVES];
-        for (i, &m) in list.iter().enumerate() {
+        let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        for &m in list.iter() {
             let v = role_of(&self.pos, m.to()).map_or(0, see_value);
             let a = role_of(&self.pos, m.from()).map_or(0, see_value);
-            scores[i] = if v > 0 {
+            scores.push(if v > 0 {
                 1_000_000 + v * 16 - a / 100
             } else {
                 self.history[self.pos.piece_at(m.from()).map_or(0, |x| x.index())][m.to().index()]
-            };
+            });
         }
+        let mut sorted = false;
         let mut any = false;
         let mut best_move = None;
         for idx in 0..list.len() {
-            let (m, _) = Self::pick(&mut list, &mut scores, idx);
+            let (m, _) = Self::pick(&mut list, &mut scores, idx, idx >= 3, &mut sorted);
             any = true;
             if !in_check {
                 let v = role_of(&self.pos, m.to()).map_or(0, see_value);
