@@ -120,6 +120,14 @@ pub struct DefaultEvaluator {
     valid: bool,
 }
 
+/// The largest swing, in centipawns, that the positional terms (everything but material,
+/// piece-square tables and the trading bonus) add to the blended score, used by
+/// [`Evaluator::evaluate_bounded`]. Measured over 135,472 positions (those of the master
+/// sample games in the tests' data and those one capture after them): the largest
+/// `max(|terms_mg|, |terms_eg|)` was 341 in game positions and 395 after a capture (98 %
+/// are under 150); 450 leaves room.
+pub const LAZY_MARGIN: i32 = 450;
+
 /// A digest of the bitboards, to compare states in tests.
 fn board_digest(b: &Board) -> u128 {
     const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
@@ -323,6 +331,44 @@ impl Evaluator for DefaultEvaluator {
             *entry = (key >> 32) << 32 | s as u32 as u64;
         }
         Score(s)
+    }
+
+    /// Lazy evaluation: from the incremental material and tables (and the trading bonus)
+    /// alone when these are more than [`LAZY_MARGIN`] outside the window, since the
+    /// positional terms cannot bring the score back into it and the endgame scale only
+    /// moves it toward zero; otherwise the full evaluation.
+    #[inline]
+    fn evaluate_bounded(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
+        let key = pos.key();
+        let slot = key as usize & self.cache.len().wrapping_sub(1);
+        if let Some(&entry) = self.cache.get(slot) {
+            if entry != 0 && entry >> 32 == key >> 32 {
+                return Score(entry as u32 as i32);
+            }
+        }
+        self.sync(pos);
+        let t = &*self.tables;
+        let phase = self.phase.min(t.full_phase);
+        let lazy = (mg_of(self.psq) * phase + eg_of(self.psq) * (t.full_phase - phase))
+            / t.full_phase
+            + terms::trade_bonus(self.material, &t.params, phase, t.full_phase);
+        // The full score, red's view, lies in [lo, hi] (+1 for the rounding of the blend).
+        let lo = (lazy - LAZY_MARGIN - 1).min(0);
+        let hi = (lazy + LAZY_MARGIN + 1).max(0);
+        let (lo, hi) = match pos.side_to_move() {
+            Color::Red => (lo, hi),
+            Color::Black => (-hi, -lo),
+        };
+        let bound = Score::MATE_BOUND.0 - 1;
+        let lo = (lo + t.params.tempo).clamp(-bound, bound);
+        let hi = (hi + t.params.tempo).clamp(-bound, bound);
+        if lo >= beta.0 {
+            return Score(lo);
+        }
+        if hi <= alpha.0 {
+            return Score(hi);
+        }
+        self.evaluate(pos)
     }
 
     fn reset(&mut self, pos: &Position) {

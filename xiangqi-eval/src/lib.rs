@@ -34,7 +34,7 @@ mod score;
 mod terms;
 mod tuned;
 
-pub use default::{DefaultEvaluator, Trace};
+pub use default::{DefaultEvaluator, Trace, LAZY_MARGIN};
 pub use params::{half_table_index, EvalParams, HalfTable, Pair};
 pub use score::Score;
 use xiangqi_core::{Move, Position, Role};
@@ -150,6 +150,28 @@ pub trait Evaluator: Clone + Send + 'static {
 
     /// Called just after a null move was taken back.
     fn unmake_null(&mut self, _pos: &Position) {}
+
+    /// The score of `pos` when it lies strictly inside `(alpha, beta)`; outside, an
+    /// evaluator may answer with a cheaper bound that is on the same side of the window as
+    /// the full score: a result `<= alpha` is at least the full score (an upper bound), a
+    /// result `>= beta` at most the full score (a lower bound). A search can use it for the
+    /// stand-pat in quiescence. By default the full [`Evaluator::evaluate`].
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};
+    /// let pos = Position::startpos();
+    /// let mut eval = DefaultEvaluator::new();
+    /// let full = eval.evaluate(&pos);
+    /// // Inside the window: the full score.
+    /// assert_eq!(eval.evaluate_bounded(&pos, Score(-1000), Score(1000)), full);
+    /// // Far outside: a bound, on the right side of it.
+    /// let b = eval.evaluate_bounded(&pos, Score(2000), Score(2001));
+    /// assert!(full <= b && b <= Score(2000));
+    /// ```
+    fn evaluate_bounded(&mut self, pos: &Position, _alpha: Score, _beta: Score) -> Score {
+        self.evaluate(pos)
+    }
 }
 
 /// Material only, with the customary values (pawn 100 before the river). Mostly an

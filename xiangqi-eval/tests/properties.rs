@@ -185,6 +185,40 @@ proptest! {
         check_symmetry(&mut Material, &pos)?;
     }
 
+    /// The lazy (bounded) evaluation is never on the wrong side of the window compared
+    /// with the full evaluation, and equals it inside the window; the incremental state is
+    /// followed through a playout so that the lazy path sees real incremental state.
+    #[test]
+    fn bounded_evaluation_is_on_the_right_side(
+        choices in prop::collection::vec(any::<u16>(), 1..120),
+        centre in -1500i32..1500,
+        width in 1i32..400,
+    ) {
+        let mut pos = Position::startpos();
+        let mut lazy = DefaultEvaluator::new();
+        lazy.reset(&pos);
+        for &c in &choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[c as usize % moves.len()];
+            lazy.make_move(&pos, m);
+            pos.make_move(m);
+            // A fresh evaluator for the truth, so that the lazy one's cache stays cold.
+            let full = DefaultEvaluator::new().evaluate(&pos).0;
+            let (alpha, beta) = (centre - width, centre + width);
+            let b = lazy.evaluate_bounded(&pos, Score(alpha), Score(beta)).0;
+            if b >= beta {
+                prop_assert!(full >= b, "{}: bound {b} >= beta {beta} but full {full}", pos.fen());
+            } else if b <= alpha {
+                prop_assert!(full <= b, "{}: bound {b} <= alpha {alpha} but full {full}", pos.fen());
+            } else {
+                prop_assert_eq!(b, full, "{}", pos.fen());
+            }
+        }
+    }
+
     /// The hooks followed along a random playout (with null moves mixed in) keep the state
     /// equal to the state computed from scratch, going forward and all the way back.
     #[test]

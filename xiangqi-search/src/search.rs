@@ -926,11 +926,14 @@ impl<E: Evaluator> Worker<E> {
         let mut list = MoveList::new();
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
         // Stages: 0 the table's move (before generating anything), 1 the good captures
-        // (only captures generated), 2 generate the quiet moves, 3 the rest in order.
+        // (only captures generated), 2 the killers and counter move (checked for
+        // legality), 3 generate the quiet moves, 4 the rest in order.
         let mut stage = if tt_move.is_some() { 0u8 } else { 1 };
         let mut captures_generated = false;
         let (killers, counter) = self.order_hints(shared, ply);
         let mut picks = 0usize;
+        let mut hint_idx = 0;
+        let mut tried: ArrayVec<Move, 3> = ArrayVec::new();
         let mut sorted = false;
         let mut idx = 0;
         let mut skip_quiets = false;
@@ -976,12 +979,48 @@ impl<E: Evaluator> Worker<E> {
                     }
                 }
                 2 => {
+                    // The killers and the counter move, if legal quiet moves here, before
+                    // generating the quiet moves.
+                    let next = loop {
+                        if hint_idx >= 3 {
+                            break None;
+                        }
+                        let (h, order) = match hint_idx {
+                            0 if p.killers => (killers[0], KILLER1),
+                            1 if p.killers => (killers[1], KILLER2),
+                            2 => (counter, COUNTER),
+                            _ => (None, 0),
+                        };
+                        hint_idx += 1;
+                        if let Some(h) = h {
+                            if Some(h) != tt_move
+                                && !tried.contains(&h)
+                                && self.pos.piece_at(h.to()).is_none()
+                                && self.pos.is_legal(h)
+                            {
+                                tried.push(h);
+                                break Some((h, order));
+                            }
+                        }
+                    };
+                    match next {
+                        Some(r) => r,
+                        None => {
+                            stage = 3;
+                            continue;
+                        }
+                    }
+                }
+                3 => {
                     // The bad captures are left in list[idx..]; add the quiet moves.
-                    stage = 3;
+                    stage = 4;
                     let mut all = MoveList::new();
                     self.pos.legal_moves_into(&mut all);
                     for &q in &all {
-                        if self.pos.piece_at(q.to()).is_none() && Some(q) != tt_move {
+                        if self.pos.piece_at(q.to()).is_none()
+                            && Some(q) != tt_move
+                            && !tried.contains(&q)
+                        {
                             list.push(q);
                             let sc = self.score_move(shared, q, killers, counter);
                             scores.push(sc);
@@ -1199,9 +1238,21 @@ impl<E: Evaluator> Worker<E> {
         }
         let mut best = -INF;
         let stand_pat;
+        // Whether the stand-pat is only a bound from lazy evaluation (not to be stored).
+        let mut lazy = false;
         if !in_check {
             stand_pat = match tte {
                 Some(e) => e.eval,
+                None if shared.noise == 0 => {
+                    let s = self
+                        .eval
+                        .evaluate_bounded(&self.pos, Score(alpha), Score(beta))
+                        .0
+                        .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+                    // A bound is outside the window: at most alpha or at least beta.
+                    lazy = s <= alpha || s >= beta;
+                    s
+                }
                 None => self.evaluate(shared),
             };
             if stand_pat >= beta {
@@ -1270,7 +1321,7 @@ impl<E: Evaluator> Worker<E> {
         } else {
             Bound::Upper
         };
-        if best_move.is_some() || !in_check {
+        if (best_move.is_some() || !in_check) && !lazy {
             shared.tt.store(
                 key,
                 best_move,
