@@ -662,7 +662,8 @@ impl<E: Evaluator> Worker<E> {
         (self.killers[ply], counter)
     }
 
-    /// The ordering score of move `m`.
+    /// The ordering score of move `m` (a capture is scored as good; the caller checks
+    /// those that may lose material with SEE when it picks them).
     #[inline]
     fn score_move(
         &mut self,
@@ -678,11 +679,9 @@ impl<E: Evaluator> Worker<E> {
             let vv = see_value(v);
             let av = attacker.map_or(0, |a| see_value(a.role));
             let mvv = vv * 16 - av / 100;
-            if !p.see || vv >= av || see_ge(&mut self.pos, m, 0) {
-                GOOD_CAPTURE + mvv
-            } else {
-                BAD_CAPTURE + mvv
-            }
+            // Scored as good; a capture of a less valuable piece is checked by SEE only
+            // when it is picked (most nodes cut off before), and then demoted if it loses.
+            GOOD_CAPTURE + mvv
         } else if p.killers && killers[0] == Some(m) {
             KILLER1
         } else if p.killers && killers[1] == Some(m) {
@@ -965,6 +964,14 @@ impl<E: Evaluator> Worker<E> {
                     if idx < list.len() {
                         let best = Self::best_index(&scores, idx, list.len());
                         if scores[best] >= GOOD_CAPTURE {
+                            let c = list[best];
+                            let vv = role_of(&self.pos, c.to()).map_or(0, see_value);
+                            let av = role_of(&self.pos, c.from()).map_or(0, see_value);
+                            if p.see && vv < av && !see_ge(&mut self.pos, c, 0) {
+                                // A losing capture: with the bad ones, after the quiet moves.
+                                scores[best] += BAD_CAPTURE - GOOD_CAPTURE;
+                                continue;
+                            }
                             list.swap(idx, best);
                             scores.swap(idx, best);
                             idx += 1;
