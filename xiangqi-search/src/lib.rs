@@ -179,10 +179,12 @@ impl<E: Evaluator> Searcher<E> {
             rules: RuleSet::default(),
         }
     }
-    /// Sets the transposition table size in MiB (clears it).
+    /// Sets the transposition table size in MiB (clears it). If that much memory cannot be
+    /// had, the largest half-size that can is used instead: [`Searcher::hash_size`] tells.
     pub fn set_hash_size(&mut self, mb: usize) {
-        self.hash_mb = mb.max(1);
-        self.tt = Tt::new(self.hash_mb);
+        self.tt = Tt::new(mb.max(1));
+        // Smaller than asked when the memory could not be had.
+        self.hash_mb = self.tt.size_mb().clamp(1, mb.max(1));
     }
     /// The transposition table size in MiB.
     pub fn hash_size(&self) -> usize {

@@ -104,17 +104,26 @@ fn unpack(data: u64) -> Option<TtEntry> {
 }
 
 impl Tt {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of about `mb` MiB (at least one bucket). If the memory cannot be had, the
+    /// size is halved until it can (see [`Tt::size_mb`]), rather than aborting the process.
     pub fn new(mb: usize) -> Tt {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * 16)).max(1);
-        let mut table = Vec::with_capacity(buckets);
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let mut buckets = (bytes / (BUCKET * 16)).max(1);
+        let mut table: Vec<Bucket> = Vec::new();
+        while table.try_reserve_exact(buckets).is_err() && buckets > 1 {
+            buckets /= 2;
+        }
         table.resize_with(buckets, || Bucket(Default::default()));
         Tt {
             table,
             buckets,
             age: AtomicU64::new(0),
         }
+    }
+
+    /// The table's size in MiB (rounded down; 0 for a table under a MiB).
+    pub fn size_mb(&self) -> usize {
+        self.buckets * BUCKET * 16 / (1024 * 1024)
     }
 
     /// Empties the table.
