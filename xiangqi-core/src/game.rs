@@ -30,7 +30,7 @@ pub const COUNTED_CHECKS: u32 = 10;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     start: Position,
-    /// positions[i] is the position before moves[i]; the last entry is the current position.
+    /// `positions[i]` is the position before `moves[i]`; the last entry is the current position.
     positions: Vec<Position>,
     moves: Vec<Move>,
     redo: Vec<Move>,

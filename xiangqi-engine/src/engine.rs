@@ -1,5 +1,5 @@
 //! The engine behind the protocols: the game, the options, and a worker thread that owns the
-//! [`Searcher`] so that `stop`, `ponderhit`, `isready` and `quit` are answered while it thinks.
+//! [`Searcher`](xiangqi_search::Searcher) so that `stop`, `ponderhit`, `isready` and `quit` are answered while it thinks.
 //!
 //! The main thread reads lines and never waits on the search except where the protocol asks
 //! for it (`isready` when idle waits for queued option changes; a new `go`, `bench` and `quit`
