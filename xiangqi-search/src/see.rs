@@ -17,12 +17,7 @@ use xiangqi_core::{Move, Position, Role, Square, Undo};
 pub const fn see_value(role: Role) -> i32 {
     match role {
         Role::King => 10_000,
-        Role::Advisor => 200,
-        Role::Elephant => 200,
-        Role::Horse => 400,
-        Role::Chariot => 900,
-        Role::Cannon => 450,
-        Role::Pawn => 100,
+        _ => xiangqi_eval::Material::value(role),
     }
 }
 
