@@ -1,7 +1,7 @@
 //! Chinese notation: `炮二平五`, `马８进７`, `前马退二`, `前九平八`; simplified and
 //! traditional characters, ASCII and full-width digits.
 
-use super::{find_move, narrow, parts, Dir, NotationError, Parts};
+use super::{check_places, find_move, narrow, parts, Dir, NotationError, Parts};
 use crate::{Color, Move, Piece, Position, Role};
 
 const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -192,16 +192,7 @@ impl Position {
             ("进, 退 or 平", "+-."),
             ("a number 1-9", "123456789"),
         ];
-        for (i, (expected, allowed)) in checks.iter().enumerate() {
-            match norm.get(i) {
-                None => return Err(syntax(i, expected)),
-                Some(&c) if !allowed.contains(c) => return Err(syntax(i, expected)),
-                _ => {}
-            }
-        }
-        if norm.len() > 4 {
-            return Err(syntax(4, "the end of the move"));
-        }
+        check_places(&norm, &checks, syntax)?;
         let normalized: String = norm.into_iter().collect();
         find_move(self, text, &normalized, spellings)
     }

@@ -168,6 +168,26 @@ pub(crate) fn parts(pos: &Position, m: Move) -> Option<Parts> {
     })
 }
 
+/// Checks the four places of a normalised move text against what each may hold
+/// (`(what is expected, the codes allowed)`), and that nothing follows them.
+pub(crate) fn check_places(
+    norm: &[char],
+    checks: &[(&'static str, &str); 4],
+    syntax: impl Fn(usize, &'static str) -> NotationError,
+) -> Result<(), NotationError> {
+    for (i, (expected, allowed)) in checks.iter().enumerate() {
+        match norm.get(i) {
+            None => return Err(syntax(i, expected)),
+            Some(&c) if !allowed.contains(c) => return Err(syntax(i, expected)),
+            _ => {}
+        }
+    }
+    if norm.len() > 4 {
+        return Err(syntax(4, "the end of the move"));
+    }
+    Ok(())
+}
+
 /// Matches normalised text against the accepted spellings of every legal move.
 pub(crate) fn find_move(
     pos: &Position,

@@ -1,6 +1,6 @@
 //! WXF notation: `C2.5`, `H8+7`, tandem `R+.3` / `C--1`, pawns `P+.4`, `3+.4`.
 
-use super::{find_move, narrow, parts, Dir, NotationError, Parts};
+use super::{check_places, find_move, narrow, parts, Dir, NotationError, Parts};
 use crate::{Color, Move, Position, Role, Square};
 
 fn letter(role: Role) -> char {
@@ -214,16 +214,7 @@ impl Position {
             ("a direction: + (forward), - (back) or . (sideways)", "+-."),
             ("a digit 1-9", "123456789"),
         ];
-        for (i, (expected, allowed)) in checks.iter().enumerate() {
-            match norm.get(i) {
-                None => return Err(syntax(i, expected)),
-                Some(&c) if !allowed.contains(c) => return Err(syntax(i, expected)),
-                _ => {}
-            }
-        }
-        if norm.len() > 4 {
-            return Err(syntax(4, "the end of the move"));
-        }
+        check_places(&norm, &checks, syntax)?;
         let normalized: String = norm.into_iter().collect();
         find_move(self, text, &normalized, spellings)
     }
