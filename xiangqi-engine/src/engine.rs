@@ -8,6 +8,7 @@
 use crate::bench;
 use crate::command::{self, Command, GoParams, PositionSpec, Protocol};
 use crate::options::{Change, Options};
+use crate::output;
 use crate::worker::{self, Configure, Job, SearchJob, Shared};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -36,6 +37,8 @@ pub struct Engine {
     shared: Arc<Shared>,
     worker: Option<JoinHandle<()>>,
     bench_depth: u32,
+    /// Varies the opening book's choice from game to game.
+    book_seed: u64,
 }
 
 impl Engine {
@@ -65,6 +68,9 @@ impl Engine {
             shared,
             worker,
             bench_depth: bench::DEFAULT_DEPTH,
+            book_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -321,6 +327,18 @@ impl Engine {
         self.stop_and_wait();
         let limits = self.limits(&go);
         let hold = go.infinite || go.ponder;
+        // With `OwnBook` on, a position in the opening book is answered at once from it
+        // (never while pondering or analysing, nor when the moves are restricted).
+        if self.options.own_book && !hold && limits.search_moves.is_empty() {
+            self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let pos = self.game.position();
+            if let Some(m) = xiangqi_book::Book::builtin().pick(pos, self.book_seed) {
+                self.info(&format!("book move {m}"));
+                self.say(&output::bestmove_line(Some(m), None, self.protocol));
+                self.banned.clear();
+                return;
+            }
+        }
         {
             let mut f = self.shared.lock();
             f.searching = true;

@@ -62,6 +62,8 @@ pub struct Options {
     pub sixty_move_rule: bool,
     /// UCCI `usemillisec`: `go time` in milliseconds (else seconds).
     pub use_millisec: bool,
+    /// `OwnBook` (UCCI `usebook`): answer from the built-in opening book while the position is in it.
+    pub own_book: bool,
 }
 
 impl Default for Options {
@@ -78,6 +80,7 @@ impl Default for Options {
             repetition: RepetitionRule::Asian,
             sixty_move_rule: true,
             use_millisec: true,
+            own_book: false,
         }
     }
 }
@@ -119,11 +122,13 @@ const NAMES: &[(&str, &str, &str)] = &[
     ("clearhash", "Clear Hash", "clearhash"),
     ("usemillisec", "", "usemillisec"),
     ("newgame", "", "newgame"),
+    ("ownbook", "OwnBook", "usebook"),
 ];
 
 /// Other spellings accepted for the keys above.
 const ALIASES: &[(&str, &str)] = &[
     ("hashsize", "hash"),
+    ("usebook", "ownbook"),
     ("skill", "skilllevel"),
     ("limitstrength", "ucilimitstrength"),
     ("elo", "ucielo"),
@@ -135,7 +140,6 @@ const ALIASES: &[(&str, &str)] = &[
 /// Options other engines have that we accept and ignore, so GUIs that always send them are
 /// not told off (ElephantEye's UCCI options, Stockfish's book and display options).
 const IGNORED: &[&str] = &[
-    "usebook",
     "bookfiles",
     "useegtb",
     "egtbpaths",
@@ -148,7 +152,6 @@ const IGNORED: &[&str] = &[
     "randomness",
     "style",
     "promotion",
-    "ownbook",
     "ucishowwdl",
     "ucianalysemode",
     "nnuefile",
@@ -231,9 +234,11 @@ impl Options {
                     d.sixty_move_rule
                 ),
                 "option name Clear Hash type button".to_string(),
+                format!("option name OwnBook type check default {}", d.own_book),
             ],
             Protocol::Ucci => vec![
                 format!("option usemillisec type check default {}", d.use_millisec),
+                format!("option usebook type check default {}", d.own_book),
                 format!(
                     "option hashsize type spin min 1 max {HASH_MAX} default {}",
                     d.hash_mb
@@ -362,6 +367,10 @@ impl Options {
             }
             "usemillisec" => {
                 self.use_millisec = check(&value)?;
+                Change::Nothing
+            }
+            "ownbook" => {
+                self.own_book = check(&value)?;
                 Change::Nothing
             }
             "repetitionrule" => {

@@ -166,3 +166,24 @@ fn stop_ponderhit_probe_and_no_move() {
     );
     assert!(e.close().success());
 }
+
+#[test]
+fn usebook_answers_from_the_opening_book() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let lines = e.read_until(|l| l == "ucciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option usebook type check")),
+        "{lines:?}"
+    );
+    e.send("setoption usebook true");
+    e.send("position startpos");
+    e.send("go time 60000 increment 0");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:?}"
+    );
+}

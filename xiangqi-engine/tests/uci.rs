@@ -49,6 +49,7 @@ fn handshake_lists_every_option() {
         "Repetition Rule",
         "Sixty Move Rule",
         "Clear Hash",
+        "OwnBook",
     ] {
         assert!(
             lines
@@ -438,4 +439,55 @@ fn quit_during_a_search_exits() {
     e.send("go infinite");
     e.send("quit");
     assert!(e.wait_exit().success());
+}
+
+#[test]
+fn own_book_answers_book_positions_at_once_and_searches_the_rest() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("setoption name OwnBook value true");
+    e.send("position startpos moves h2e2");
+    e.send("go movetime 5000");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    // Straight from the book: no search info, and a reply masters play to 炮二平五.
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    let reply = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let book = xiangqi_book::Book::builtin();
+    let mut pos = xiangqi_core::Position::startpos();
+    pos.play(pos.parse_uci("h2e2").unwrap()).unwrap();
+    assert!(
+        book.moves(&pos).iter().any(|m| m.mv.to_string() == reply),
+        "{reply}"
+    );
+    // Out of book: an ordinary search.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/4A4/R3K4 w");
+    e.send("go depth 4");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    // Off again: the start position is searched.
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string book")),
+        "{lines:?}"
+    );
 }
