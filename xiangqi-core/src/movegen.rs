@@ -360,23 +360,9 @@ impl Position {
             if fq & (1 << kr) != 0 {
                 n += check_one(kr * 9 + ff);
             }
-            let (ra, rb, fa, fb) = if role == 5 {
-                (r.second_up, r.second_down, f.second_up, f.second_down)
-            } else {
-                (r.first_up, r.first_down, f.first_up, f.first_down)
-            };
-            for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
-                if b != 0 {
-                    let to = if on_rank {
-                        fr * 9 + bit_index(b)
-                    } else {
-                        bit_index(b) * 9 + ff
-                    };
-                    if code_color(self.board[to]) != us.index() {
-                        n += check_one(to);
-                    }
-                }
-            }
+            self.slider_captures(from, &r, &f, role == 5, us.index(), &mut |to| {
+                n += check_one(to)
+            });
         }
         n
     }
@@ -463,23 +449,7 @@ impl Position {
                         q &= q - 1;
                     }
                 }
-                let (ra, rb, fa, fb) = if cannon {
-                    (r.second_up, r.second_down, f.second_up, f.second_down)
-                } else {
-                    (r.first_up, r.first_down, f.first_up, f.first_down)
-                };
-                for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
-                    if b != 0 {
-                        let to = if on_rank {
-                            fr * 9 + bit_index(b)
-                        } else {
-                            bit_index(b) * 9 + ff
-                        };
-                        if code_color(self.board[to]) != us {
-                            emit(to);
-                        }
-                    }
-                }
+                self.slider_captures(from, &r, &f, cannon, us, emit);
             }
         }
     }
@@ -559,6 +529,39 @@ impl Position {
             }
         }
         danger
+    }
+
+    /// Calls `emit(to)` for each capture of the chariot (or cannon) on `from`, given the
+    /// scans of its rank (`r`) and file (`f`): the first piece on each side for a chariot,
+    /// the piece beyond the screen for a cannon, when it belongs to the other side.
+    #[inline(always)]
+    fn slider_captures(
+        &self,
+        from: usize,
+        r: &LineScan,
+        f: &LineScan,
+        cannon: bool,
+        us: usize,
+        emit: &mut impl FnMut(usize),
+    ) {
+        let (ff, fr) = (from % 9, from / 9);
+        let (ra, rb, fa, fb) = if cannon {
+            (r.second_up, r.second_down, f.second_up, f.second_down)
+        } else {
+            (r.first_up, r.first_down, f.first_up, f.first_down)
+        };
+        for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
+            if b != 0 {
+                let to = if on_rank {
+                    fr * 9 + bit_index(b)
+                } else {
+                    bit_index(b) * 9 + ff
+                };
+                if code_color(self.board[to]) != us {
+                    emit(to);
+                }
+            }
+        }
     }
 
     /// The core generator: every legal move (or legal capture) of the side to move.

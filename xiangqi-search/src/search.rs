@@ -791,17 +791,9 @@ impl<E: Evaluator> Worker<E> {
             };
         }
         let p = shared.params;
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.check_stop(shared) {
+        let Some(in_check) = self.enter_node(shared, ply) else {
             return 0;
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        let in_check = self.take_check();
-        let cur = self.keys.len() - 1;
-        self.in_check[cur] = in_check;
+        };
         if let Some(s) = self.repetition(shared, ply) {
             return s;
         }
@@ -1210,12 +1202,14 @@ impl<E: Evaluator> Worker<E> {
         best_score
     }
 
-    fn qsearch(&mut self, shared: &Shared, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        let p = shared.params;
+    /// The start of every node, full-width or quiescence: count it, poll for a stop (`None`:
+    /// stop now), track the selective depth, and note whether the side to move is in check.
+    #[inline]
+    fn enter_node(&mut self, shared: &Shared, ply: usize) -> Option<bool> {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.check_stop(shared) {
-            return 0;
+            return None;
         }
         if ply > self.seldepth {
             self.seldepth = ply;
@@ -1223,6 +1217,14 @@ impl<E: Evaluator> Worker<E> {
         let in_check = self.take_check();
         let cur = self.keys.len() - 1;
         self.in_check[cur] = in_check;
+        Some(in_check)
+    }
+
+    fn qsearch(&mut self, shared: &Shared, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let p = shared.params;
+        let Some(in_check) = self.enter_node(shared, ply) else {
+            return 0;
+        };
         if in_check {
             if let Some(s) = self.repetition(shared, ply) {
                 return s;

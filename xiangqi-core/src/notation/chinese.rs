@@ -1,7 +1,9 @@
 //! Chinese notation: `炮二平五`, `马８进７`, `前马退二`, `前九平八`; simplified and
 //! traditional characters, ASCII and full-width digits.
 
-use super::{check_places, find_move, narrow, parts, Dir, NotationError, Parts};
+use super::{
+    check_places, digit, find_move, narrow, parts, wxf_dir, wxf_letter, Dir, NotationError, Parts,
+};
 use crate::{Color, Move, Piece, Position, Role};
 
 const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -22,31 +24,6 @@ fn dir_char(dir: Dir) -> char {
         Dir::Backward => '退',
         Dir::Traverse => '平',
     }
-}
-
-/// The canonical one-letter code used to compare spellings (see [`normalize`]).
-fn code(role: Role) -> char {
-    match role {
-        Role::King => 'K',
-        Role::Advisor => 'A',
-        Role::Elephant => 'E',
-        Role::Horse => 'H',
-        Role::Chariot => 'R',
-        Role::Cannon => 'C',
-        Role::Pawn => 'P',
-    }
-}
-
-fn dir_code(dir: Dir) -> char {
-    match dir {
-        Dir::Forward => '+',
-        Dir::Backward => '-',
-        Dir::Traverse => '.',
-    }
-}
-
-fn digit(n: u8) -> char {
-    char::from(b'0' + n)
 }
 
 /// The Chinese position word for piece `index` (from the front) of `count` on a file.
@@ -107,13 +84,13 @@ fn spellings(pos: &Position, m: Move) -> Vec<String> {
     let Some(p) = parts(pos, m) else {
         return Vec::new();
     };
-    let tail = [dir_code(p.dir), digit(p.dest)];
-    let mut out = vec![[code(p.role), digit(p.file), tail[0], tail[1]]
+    let tail = [wxf_dir(p.dir), digit(p.dest)];
+    let mut out = vec![[wxf_letter(p.role), digit(p.file), tail[0], tail[1]]
         .iter()
         .collect::<String>()];
     if p.count >= 2 {
         for pc in position_codes(p.index, p.count) {
-            out.push([pc, code(p.role), tail[0], tail[1]].iter().collect());
+            out.push([pc, wxf_letter(p.role), tail[0], tail[1]].iter().collect());
             out.push([pc, digit(p.file), tail[0], tail[1]].iter().collect());
         }
     }

@@ -168,6 +168,35 @@ pub(crate) fn parts(pos: &Position, m: Move) -> Option<Parts> {
     })
 }
 
+/// The WXF letter of a role (K A E H R C P); also the canonical code both parsers
+/// normalise piece names to before comparing spellings.
+pub(crate) fn wxf_letter(role: Role) -> char {
+    match role {
+        Role::King => 'K',
+        Role::Advisor => 'A',
+        Role::Elephant => 'E',
+        Role::Horse => 'H',
+        Role::Chariot => 'R',
+        Role::Cannon => 'C',
+        Role::Pawn => 'P',
+    }
+}
+
+/// The WXF direction mark (`+` forward, `-` back, `.` sideways); also the canonical code
+/// for 进/退/平.
+pub(crate) fn wxf_dir(dir: Dir) -> char {
+    match dir {
+        Dir::Forward => '+',
+        Dir::Backward => '-',
+        Dir::Traverse => '.',
+    }
+}
+
+/// The ASCII digit of `n` (0..=9).
+pub(crate) fn digit(n: u8) -> char {
+    char::from(b'0' + n)
+}
+
 /// Checks the four places of a normalised move text against what each may hold
 /// (`(what is expected, the codes allowed)`), and that nothing follows them.
 pub(crate) fn check_places(

@@ -1,31 +1,9 @@
 //! WXF notation: `C2.5`, `H8+7`, tandem `R+.3` / `C--1`, pawns `P+.4`, `3+.4`.
 
-use super::{check_places, find_move, narrow, parts, Dir, NotationError, Parts};
+use super::{
+    check_places, digit, find_move, narrow, parts, wxf_dir, wxf_letter, NotationError, Parts,
+};
 use crate::{Color, Move, Position, Role, Square};
-
-fn letter(role: Role) -> char {
-    match role {
-        Role::King => 'K',
-        Role::Advisor => 'A',
-        Role::Elephant => 'E',
-        Role::Horse => 'H',
-        Role::Chariot => 'R',
-        Role::Cannon => 'C',
-        Role::Pawn => 'P',
-    }
-}
-
-fn dir_char(dir: Dir) -> char {
-    match dir {
-        Dir::Forward => '+',
-        Dir::Backward => '-',
-        Dir::Traverse => '.',
-    }
-}
-
-fn digit(n: u8) -> char {
-    char::from(b'0' + n)
-}
 
 /// Can a piece of this kind and colour ever stand on `square`?
 fn can_stand(role: Role, color: Color, square: Square) -> bool {
@@ -84,7 +62,7 @@ fn tandem(p: &Parts, two_files: bool) -> String {
     let head = if two_files {
         digit(p.file)
     } else {
-        letter(p.role)
+        wxf_letter(p.role)
     };
     let mark = markers(p.index, p.count);
     let mut s = String::with_capacity(4);
@@ -99,16 +77,16 @@ fn tandem(p: &Parts, two_files: bool) -> String {
             s.push_str(mark);
         }
     }
-    s.push(dir_char(p.dir));
+    s.push(wxf_dir(p.dir));
     s.push(digit(p.dest));
     s
 }
 
 fn plain(p: &Parts) -> String {
     let mut s = String::with_capacity(4);
-    s.push(letter(p.role));
+    s.push(wxf_letter(p.role));
     s.push(digit(p.file));
-    s.push(dir_char(p.dir));
+    s.push(wxf_dir(p.dir));
     s.push(digit(p.dest));
     s
 }
@@ -130,8 +108,8 @@ fn spellings(pos: &Position, m: Move) -> Vec<String> {
         if mark.len() == 1 {
             let mut s = String::with_capacity(4);
             s.push_str(mark);
-            s.push(letter(p.role));
-            s.push(dir_char(p.dir));
+            s.push(wxf_letter(p.role));
+            s.push(wxf_dir(p.dir));
             s.push(digit(p.dest));
             out.push(s);
         }
