@@ -239,12 +239,14 @@ impl<E: Evaluator> Worker<E> {
     }
 
     #[inline]
-    fn make(&mut self, m: Move, ply: usize) -> xiangqi_core::Undo {
+    fn make(&mut self, shared: &Shared, m: Move, ply: usize) -> xiangqi_core::Undo {
         let piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index() as u8);
         self.frames[ply].mv = Some(m);
         self.frames[ply].piece = piece;
         self.eval.make_move(&self.pos, m);
         let u = self.pos.make_move(m);
+        // The child probes the table first thing: start loading its bucket now.
+        shared.tt.prefetch(self.pos.key());
         self.keys.push(self.pos.key());
         self.in_check.push(false);
         u
@@ -574,7 +576,7 @@ impl<E: Evaluator> Worker<E> {
             let m = self.root_moves[i].mv;
             count += 1;
             self.nodes += 1;
-            let u = self.make(m, 0);
+            let u = self.make(shared, m, 0);
             let gives_check = self.pos.is_check();
             self.note_check(gives_check);
             let ext = (shared.params.check_extension && gives_check) as i32;
@@ -1088,7 +1090,7 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
 
-            let u = self.make(m, ply);
+            let u = self.make(shared, m, ply);
             let gives_check = self.pos.is_check();
             self.note_check(gives_check);
             if futile && !gives_check {
@@ -1305,7 +1307,7 @@ impl<E: Evaluator> Worker<E> {
                     continue;
                 }
             }
-            let u = self.make(m, ply);
+            let u = self.make(shared, m, ply);
             let s = -self.qsearch(shared, -beta, -alpha, ply + 1);
             self.unmake(m, u);
             if self.stopped {

@@ -3,7 +3,7 @@
 //! Each entry is two `AtomicU64`: the data word and the key XOR the data word (the
 //! "lockless hashing" of Hyatt and Mann, 2002). A reader recomputes `key ^ data` and accepts
 //! the entry only when it matches, so a torn write by another thread reads as a miss, never
-//! as a wrong entry. No `unsafe` is needed.
+//! as a wrong entry. The only `unsafe` is the cache prefetch hint ([`Tt::prefetch`]).
 //!
 //! Entries come in buckets of four (one cache line). Replacement keeps the entry of the same
 //! position if present, else overwrites the one with the least `depth - 8 * age`, where age is
@@ -144,6 +144,26 @@ impl Tt {
     #[inline]
     fn bucket(&self, key: u64) -> &[AtomicU64; 2 * BUCKET] {
         &self.table[(((key as u128) * (self.buckets as u128)) >> 64) as usize].0
+    }
+
+    /// Asks the processor to start loading the bucket of `key` into the cache, so that a
+    /// [`Tt::probe`] shortly after does not wait for memory. Only a hint: it has no effect
+    /// on the table's contents, and on other processors it does nothing.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+        {
+            let p = self.bucket(key).as_ptr() as *const i8;
+            // SAFETY: `_mm_prefetch` only hints the cache; it never faults and reads no
+            // data into the program, whatever the address (here a valid bucket). The `sse`
+            // feature it needs is checked by the `cfg` above.
+            #[allow(unsafe_code)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.
