@@ -16,11 +16,17 @@
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, PAWN_ATTACKERS,
-    PAWN_MOVES,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, HORSE_ATTACKERS,
+    HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
+
+/// Generation kinds (the `KIND` parameter of the generators): every move, captures only, or
+/// quiet moves (non-captures) only.
+const ALL: u8 = 0;
+const CAPTURES: u8 = 1;
+const QUIETS: u8 = 2;
 
 /// A square index that is on no line and equals no square.
 const NO_SQ: usize = 127;
@@ -288,25 +294,40 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<false>(&mut |m| list.push(m));
+        self.generate::<ALL>(&mut |m| list.push(m));
         list
     }
 
     /// Appends every legal move to `list`.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
-        self.generate::<false>(&mut |m| list.push(m));
+        self.generate::<ALL>(&mut |m| list.push(m));
     }
 
     /// The legal captures only (for quiescence search).
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<true>(&mut |m| list.push(m));
+        self.generate::<CAPTURES>(&mut |m| list.push(m));
         list
     }
 
     /// Appends the legal captures to `list`.
     pub fn legal_captures_into(&self, list: &mut MoveList) {
-        self.generate::<true>(&mut |m| list.push(m));
+        self.generate::<CAPTURES>(&mut |m| list.push(m));
+    }
+
+    /// Appends the legal quiet moves (those that capture nothing) to `list`, in the order
+    /// [`Position::legal_moves`] gives them. With [`Position::legal_captures_into`] this
+    /// splits the legal moves in two, for searches that try captures first.
+    ///
+    /// ```
+    /// use xiangqi_core::{MoveList, Position};
+    /// let pos = Position::startpos();
+    /// let mut quiets = MoveList::new();
+    /// pos.legal_quiets_into(&mut quiets);
+    /// assert_eq!(quiets.len() + pos.legal_captures().len(), pos.legal_moves().len());
+    /// ```
+    pub fn legal_quiets_into(&self, list: &mut MoveList) {
+        self.generate::<QUIETS>(&mut |m| list.push(m));
     }
 
     /// The number of legal moves (faster than building the list).
@@ -315,7 +336,7 @@ impl Position {
         let ksq = self.kings[us.index()] as usize;
         if self.is_check() {
             let mut n = 0;
-            self.generate::<false>(&mut |_| n += 1);
+            self.generate::<ALL>(&mut |_| n += 1);
             return n;
         }
         let danger = self.danger_squares(us, ksq);
@@ -331,7 +352,7 @@ impl Position {
             let from_sensitive = (danger >> from) & 1 != 0;
             if piece == king_code || from_sensitive || (role != 4 && role != 5) {
                 // The general, pieces that may expose it, and the short-range pieces: one by one.
-                self.piece_moves::<false>(from, piece, &mut |to| {
+                self.piece_moves::<ALL>(from, piece, &mut |to| {
                     let ok = if piece == king_code {
                         !self.king_attacked_after(us, from, to, to)
                     } else {
@@ -386,7 +407,7 @@ impl Position {
             return false;
         }
         let mut found = false;
-        self.piece_moves::<false>(from, piece, &mut |t| found |= t == to);
+        self.piece_moves::<ALL>(from, piece, &mut |t| found |= t == to);
         found && self.is_safe(from, to, piece)
     }
 
@@ -403,41 +424,42 @@ impl Position {
     }
 
     /// Calls `emit(to)` for every pseudo-legal destination of the piece `piece` on `from`
-    /// (empty points and enemy pieces; only enemy pieces when `CAPTURES`).
+    /// (empty points and enemy pieces; only enemy pieces for `CAPTURES`, only empty points
+    /// for `QUIETS`).
     #[inline(always)]
-    fn piece_moves<const CAPTURES: bool>(
-        &self,
-        from: usize,
-        piece: u8,
-        emit: &mut impl FnMut(usize),
-    ) {
+    fn piece_moves<const KIND: u8>(&self, from: usize, piece: u8, emit: &mut impl FnMut(usize)) {
         let us = code_color(piece);
         let mut step = |t: &Steps, blockable: bool| {
             for i in 0..t.len as usize {
                 let to = t.to[i] as usize;
                 let target = self.board[to];
-                let ok = if CAPTURES {
-                    target != EMPTY && code_color(target) != us
-                } else {
-                    target == EMPTY || code_color(target) != us
+                let ok = match KIND {
+                    CAPTURES => target != EMPTY && code_color(target) != us,
+                    QUIETS => target == EMPTY,
+                    _ => target == EMPTY || code_color(target) != us,
                 };
                 if ok && (!blockable || self.board[t.via[i] as usize] == EMPTY) {
                     emit(to);
                 }
             }
         };
+        // For captures, a stepping piece with no enemy piece on any destination is skipped
+        // at once (most are).
+        let enemies = self.by_color[us ^ 1];
+        let skip = |targets: u128| KIND == CAPTURES && targets & enemies == 0;
         match code_role(piece) {
-            0 => step(&KING_MOVES[us][from], false),
-            1 => step(&ADVISOR_MOVES[us][from], false),
-            2 => step(&ELEPHANT_MOVES[us][from], true),
-            3 => step(&HORSE_MOVES[from], true),
-            6 => step(&PAWN_MOVES[us][from], false),
+            0 if !skip(KING_TARGETS[us][from]) => step(&KING_MOVES[us][from], false),
+            1 if !skip(ADVISOR_TARGETS[us][from]) => step(&ADVISOR_MOVES[us][from], false),
+            2 if !skip(ELEPHANT_TARGETS[us][from]) => step(&ELEPHANT_MOVES[us][from], true),
+            3 if !skip(HORSE_TARGETS[from]) => step(&HORSE_MOVES[from], true),
+            6 if !skip(PAWN_TARGETS[us][from]) => step(&PAWN_MOVES[us][from], false),
+            0..=3 | 6 => {}
             role => {
                 let cannon = role == 5;
                 let (ff, fr) = (from % 9, from / 9);
                 let r = scan(self.rank_occ[fr], ff as u32, 9);
                 let f = scan(self.file_occ[ff], fr as u32, 10);
-                if !CAPTURES {
+                if KIND != CAPTURES {
                     let mut q = r.quiet;
                     while q != 0 {
                         emit(fr * 9 + q.trailing_zeros() as usize);
@@ -449,7 +471,9 @@ impl Position {
                         q &= q - 1;
                     }
                 }
-                self.slider_captures(from, &r, &f, cannon, us, emit);
+                if KIND != QUIETS {
+                    self.slider_captures(from, &r, &f, cannon, us, emit);
+                }
             }
         }
     }
@@ -566,7 +590,7 @@ impl Position {
 
     /// The core generator: every legal move (or legal capture) of the side to move.
     #[inline(always)]
-    fn generate<const CAPTURES: bool>(&self, emit: &mut impl FnMut(Move)) {
+    fn generate<const KIND: u8>(&self, emit: &mut impl FnMut(Move)) {
         let us = self.side;
         let ksq = self.kings[us.index()] as usize;
         let danger = if self.is_check() {
@@ -582,7 +606,7 @@ impl Position {
             let piece = self.board[from];
             let from_sq = Square::from_index_unchecked(from as u8);
             if piece == king_code {
-                self.piece_moves::<CAPTURES>(from, piece, &mut |to| {
+                self.piece_moves::<KIND>(from, piece, &mut |to| {
                     if !self.king_attacked_after(us, from, to, to) {
                         emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));
                     }
@@ -590,7 +614,7 @@ impl Position {
                 continue;
             }
             let from_sensitive = (danger >> from) & 1 != 0;
-            self.piece_moves::<CAPTURES>(from, piece, &mut |to| {
+            self.piece_moves::<KIND>(from, piece, &mut |to| {
                 let sensitive = from_sensitive || (danger >> to) & 1 != 0;
                 if !sensitive || !self.king_attacked_after(us, from, to, ksq) {
                     emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));

@@ -218,6 +218,27 @@ const fn pawn_attackers() -> [[Steps; 90]; 2] {
     t
 }
 
+/// The destinations of each square's steps as one bit mask (bit = square index), so that
+/// capture generation can skip a piece with no enemy piece on any of its destinations.
+const fn targets(t: &[Steps; 90]) -> [u128; 90] {
+    let mut m = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < t[s].len as usize {
+            m[s] |= 1 << t[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    m
+}
+
+/// [`targets`] for both colours of a coloured table.
+const fn targets2(t: &[[Steps; 90]; 2]) -> [[u128; 90]; 2] {
+    [targets(&t[0]), targets(&t[1])]
+}
+
 pub(crate) static HORSE_MOVES: [Steps; 90] = horse_moves();
 pub(crate) static HORSE_ATTACKERS: [Steps; 90] = horse_attackers();
 pub(crate) static ELEPHANT_MOVES: [[Steps; 90]; 2] = elephant_moves();
@@ -225,6 +246,11 @@ pub(crate) static ADVISOR_MOVES: [[Steps; 90]; 2] = advisor_moves();
 pub(crate) static KING_MOVES: [[Steps; 90]; 2] = king_moves();
 pub(crate) static PAWN_MOVES: [[Steps; 90]; 2] = pawn_moves();
 pub(crate) static PAWN_ATTACKERS: [[Steps; 90]; 2] = pawn_attackers();
+pub(crate) static HORSE_TARGETS: [u128; 90] = targets(&horse_moves());
+pub(crate) static ELEPHANT_TARGETS: [[u128; 90]; 2] = targets2(&elephant_moves());
+pub(crate) static ADVISOR_TARGETS: [[u128; 90]; 2] = targets2(&advisor_moves());
+pub(crate) static KING_TARGETS: [[u128; 90]; 2] = targets2(&king_moves());
+pub(crate) static PAWN_TARGETS: [[u128; 90]; 2] = targets2(&pawn_moves());
 
 /// Whether a piece of `color` and role index `role` may ever stand on square `s`
 /// (advisors, elephants and generals have few points; pawns never stand behind their start).

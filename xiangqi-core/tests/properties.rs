@@ -89,6 +89,11 @@ proptest! {
             caps.sort();
             let expected: Vec<Move> = model.iter().copied().filter(|m| pos.piece_at(m.to()).is_some()).collect();
             assert_eq!(caps, expected);
+            // Quiet moves only: exactly the others, in the order of the full generation.
+            let mut quiets = xiangqi_core::MoveList::new();
+            pos.legal_quiets_into(&mut quiets);
+            let in_order: Vec<Move> = pos.legal_moves().iter().copied().filter(|m| pos.piece_at(m.to()).is_none()).collect();
+            assert_eq!(quiets.to_vec(), in_order);
         });
     }
 

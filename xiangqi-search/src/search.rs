@@ -1015,13 +1015,10 @@ impl<E: Evaluator> Worker<E> {
                 3 => {
                     // The bad captures are left in list[idx..]; add the quiet moves.
                     stage = 4;
-                    let mut all = MoveList::new();
-                    self.pos.legal_moves_into(&mut all);
-                    for &q in &all {
-                        if self.pos.piece_at(q.to()).is_none()
-                            && Some(q) != tt_move
-                            && !tried.contains(&q)
-                        {
+                    let mut quiet_moves = MoveList::new();
+                    self.pos.legal_quiets_into(&mut quiet_moves);
+                    for &q in &quiet_moves {
+                        if Some(q) != tt_move && !tried.contains(&q) {
                             list.push(q);
                             let sc = self.score_move(shared, q, killers, counter);
                             scores.push(sc);
