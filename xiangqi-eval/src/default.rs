@@ -108,7 +108,7 @@ pub struct DefaultEvaluator {
     cache: Box<[u64]>,
     /// Middlegame material, red's view (for trading down when ahead).
     material: i32,
-    /// Bitboards by colour and role, file occupancy.
+    /// Mailbox, bitboards by colour and role, file and rank occupancy by colour.
     board: Board,
     /// Packed material + tables, red's view.
     psq: i32,
@@ -128,17 +128,23 @@ pub struct DefaultEvaluator {
 /// are under 150); 450 leaves room.
 pub const LAZY_MARGIN: i32 = 450;
 
-/// A digest of the bitboards, to compare states in tests.
+/// A digest of the evaluator's board (bitboards, line occupancies, mailbox), to compare
+/// states in tests.
 fn board_digest(b: &Board) -> u128 {
     const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
-    let mut d = 0u128;
-    for bb in b.roles.iter().flatten() {
-        d = d.wrapping_mul(K) ^ bb;
-    }
-    for occ in b.files {
-        d = d.wrapping_mul(K) ^ occ as u128;
-    }
-    d
+    let lines = b
+        .files
+        .iter()
+        .flatten()
+        .chain(b.ranks.iter().flatten())
+        .copied();
+    let mailbox = b.mailbox.iter().map(|&code| code as u16);
+    b.roles
+        .iter()
+        .flatten()
+        .copied()
+        .chain(lines.chain(mailbox).map(u128::from))
+        .fold(0u128, |d, x| d.wrapping_mul(K) ^ x)
 }
 
 /// Entries of the per-evaluator score cache (a power of two).
@@ -282,6 +288,13 @@ impl DefaultEvaluator {
     /// The evaluation of `pos` split into its parts. Brings the incremental state up to date
     /// with `pos` (as [`Evaluator::evaluate`] does).
     pub fn trace(&mut self, pos: &Position) -> Trace {
+        self.full(pos)
+    }
+
+    /// The full evaluation, inlined into [`Evaluator::evaluate`] so that the parts of the
+    /// [`Trace`] it does not need are never computed.
+    #[inline(always)]
+    fn full(&mut self, pos: &Position) -> Trace {
         self.sync(pos);
         let t = &*self.tables;
         let (terms_mg, terms_eg) = terms::positional(pos, &t.params, self.geometry, &self.board);
@@ -324,7 +337,7 @@ impl Evaluator for DefaultEvaluator {
         }
         // Static scores stay well inside the mate bounds.
         let s = self
-            .trace(pos)
+            .full(pos)
             .side_to_move
             .clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1);
         if let Some(entry) = self.cache.get_mut(slot) {

@@ -1,23 +1,38 @@
 //! Precomputed board geometry for the per-call terms: what a chariot or cannon sees along a
-//! rank or file given the line's occupancy, the horse's legs and targets, and the zones
-//! around the generals. Built once per process and shared.
+//! rank or file given the line's occupancy, the horse's legs and targets, and each square's
+//! file and rank. Built once per process and shared.
 
 use std::sync::OnceLock;
-use xiangqi_core::Color;
 
-/// Marks "no such point" in the packed line entries and the horse table.
+/// Marks "no such point" in the packed line entries.
 pub(crate) const NONE: u8 = 15;
 
-/// What a slider on point `i` of a line sees, packed in a `u32` (4 bits each): the empty
-/// points toward higher indices, toward lower ones, then the first and second occupied
-/// points toward higher indices, then toward lower ones (each [`NONE`] when there is none).
+/// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
+pub(crate) const NO_LEG: u8 = 91;
+
+/// What a slider on point `i` of a line sees, packed in a `u32`: the number of empty points
+/// it reaches both ways (8 bits), then (4 bits each) the first and second occupied points
+/// toward higher indices, then toward lower ones (each [`NONE`] when there is none).
 #[derive(Clone, Copy)]
 pub(crate) struct Line(u32);
 
 impl Line {
+    /// The empty points reached along the line, both ways.
     #[inline]
     pub(crate) fn quiet(self) -> u32 {
-        (self.0 & 15) + ((self.0 >> 4) & 15)
+        self.0 & 0xFF
+    }
+    /// How many of the first occupied points either way (a chariot's captures) are set in
+    /// `enemy`, the enemy's occupancy of the line. [`NONE`] is bit 15, never set in `enemy`.
+    #[inline]
+    pub(crate) fn first_in(self, enemy: u32) -> u32 {
+        (enemy >> self.first_up() & 1) + (enemy >> self.first_down() & 1)
+    }
+    /// How many of the second occupied points either way (a cannon's captures) are set in
+    /// `enemy`.
+    #[inline]
+    pub(crate) fn second_in(self, enemy: u32) -> u32 {
+        (enemy >> self.second_up() & 1) + (enemy >> self.second_down() & 1)
     }
     #[inline]
     pub(crate) fn first_up(self) -> u8 {
@@ -56,7 +71,7 @@ fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
     };
     let (qu, [fu, su]) = scan(1);
     let (qd, [fd, sd]) = scan(-1);
-    qu | qd << 4 | fu << 8 | su << 12 | fd << 16 | sd << 20
+    (qu + qd) | fu << 8 | su << 12 | fd << 16 | sd << 20
 }
 
 /// The shared tables.
@@ -65,11 +80,10 @@ pub(crate) struct Geometry {
     rank_line: Box<[[u32; 512]; 9]>,
     /// `[rank][file occupancy]` for a slider on that rank of a file (10 points).
     file_line: Box<[[u32; 1024]; 10]>,
-    /// Per square: up to four (leg, target, target) triples of square indices; a missing
-    /// leg is 255 (the list ends), a missing target is 90 (the mailbox's wall).
+    /// Per square: four (leg, target, target) triples of mailbox indices. A missing target
+    /// is 90 (the mailbox's wall, "own" to both colours); a missing leg is [`NO_LEG`] (always
+    /// empty) with both targets 90, so that it adds neither a blocked leg nor mobility.
     pub(crate) horse: [[[u8; 3]; 4]; 90],
-    /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
-    pub(crate) zone: [u128; 2],
 }
 
 impl Geometry {
@@ -86,7 +100,7 @@ impl Geometry {
                 *e = line_entry(10, i, occ as u32);
             }
         }
-        let mut horse = [[[255u8; 3]; 4]; 90];
+        let mut horse = [[[NO_LEG, 90, 90]; 4]; 90];
         for (s, entry) in horse.iter_mut().enumerate() {
             let (f, r) = ((s % 9) as i32, (s / 9) as i32);
             let on = |x: i32, y: i32| (0..9).contains(&x) && (0..10).contains(&y);
@@ -107,23 +121,10 @@ impl Geometry {
                 n += 1;
             }
         }
-        let mut zone = [0u128; 2];
-        for s in 0..90 {
-            let (f, r) = (s % 9, s / 9);
-            if (2..=6).contains(&f) {
-                if r <= 3 {
-                    zone[Color::Red.index()] |= 1 << s;
-                }
-                if r >= 6 {
-                    zone[Color::Black.index()] |= 1 << s;
-                }
-            }
-        }
         Geometry {
             rank_line,
             file_line,
             horse,
-            zone,
         }
     }
 
@@ -146,8 +147,20 @@ impl Geometry {
     }
 }
 
-/// The occupancy of rank `r` (bit = file).
+/// `(file, rank)` of each square index, so that hot loops need not divide by 9.
+const FILE_RANK: [[u8; 2]; 90] = {
+    let mut t = [[0u8; 2]; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = [(s % 9) as u8, (s / 9) as u8];
+        s += 1;
+    }
+    t
+};
+
+/// The file and rank of square index `s` (below 90).
 #[inline]
-pub(crate) fn rank_occ(occ: u128, r: usize) -> u32 {
-    ((occ >> (9 * r)) & 0x1FF) as u32
+pub(crate) fn file_rank(s: usize) -> (usize, usize) {
+    let [f, r] = FILE_RANK[s];
+    (f as usize, r as usize)
 }

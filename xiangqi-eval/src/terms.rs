@@ -3,51 +3,89 @@
 //! counted from its back rank, files treated alike on both wings), so the result is
 //! symmetric by construction.
 
-use crate::board::{flag, Board};
-use crate::geometry::{rank_occ, Geometry, NONE};
+use crate::board::{flag, Board, Squares};
+use crate::geometry::{file_rank, Geometry, NONE};
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 
 /// Squares on red's side of the river (ranks 0–4).
 const RED_HALF: u128 = (1 << 45) - 1;
-/// Squares of file `i` (index 8 of each rank).
-const FILE_I: u128 = {
+
+/// A set of squares built from the files `files` (a range of file indices) of the ranks `ranks`.
+const fn area(files: (usize, usize), ranks: (usize, usize)) -> u128 {
     let mut m = 0u128;
-    let mut r = 0;
-    while r < 10 {
-        m |= 1 << (r * 9 + 8);
-        r += 1;
-    }
-    m
-};
-/// Files c–g of ranks 7–9 (red's pawns there stand at the black palace).
-const NEAR_BLACK_PALACE: u128 = {
-    let mut m = 0u128;
-    let mut r = 7;
-    while r < 10 {
-        let mut f = 2;
-        while f <= 6 {
+    let mut r = ranks.0;
+    while r <= ranks.1 {
+        let mut f = files.0;
+        while f <= files.1 {
             m |= 1 << (r * 9 + f);
             f += 1;
         }
         r += 1;
     }
     m
-};
-/// Files c–g of ranks 0–2.
-const NEAR_RED_PALACE: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 3 {
-        let mut f = 2;
-        while f <= 6 {
-            m |= 1 << (r * 9 + f);
-            f += 1;
-        }
-        r += 1;
+}
+
+/// Crossed pawns are handled as 45-bit sets of the enemy half, ranks counted from the river
+/// for red (shifted down by 45) and as they are for black. File `i` of a half.
+const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
+/// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
+/// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
+const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
+/// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
+const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
+
+/// The number of set bits, for the small sets counted here (a few bits at most): cheaper
+/// than a full population count on targets without a `popcnt` instruction.
+#[inline]
+fn count_sparse(mut x: u64) -> i32 {
+    let mut n = 0;
+    while x != 0 {
+        x &= x - 1;
+        n += 1;
     }
-    m
-};
+    n
+}
+
+/// What the positional terms count for one side, the attacker: its pieces' mobility, its
+/// pawns, its pressure on the enemy general. Weighted by the parameters in [`positional`].
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    /// Over the chariots, the squares each can move to less the expected number.
+    chariot_mobility: i32,
+    /// The same for cannons.
+    cannon_mobility: i32,
+    /// The same for horses.
+    horse_mobility: i32,
+    /// Blocked horse legs (蹩马腿).
+    horse_blocked_legs: i32,
+    /// Connected pairs of pawns across the river.
+    connected_pawns: i32,
+    /// Pawns at the enemy palace, times the enemy's missing advisors.
+    pawns_near_palace: i32,
+    /// The enemy's missing advisors times our chariots (缺士怕双车).
+    missing_advisor_chariots: i32,
+    /// The enemy's missing advisors times our horses.
+    missing_advisor_horses: i32,
+    /// The enemy's missing elephants times our cannons (缺象怕炮).
+    missing_elephant_cannons: i32,
+    /// The enemy's missing elephants times our chariots.
+    missing_elephant_chariots: i32,
+    /// The enemy general's file is open and we have a chariot.
+    open_king_file: i32,
+    /// 空头炮: our cannon faces the enemy general with nothing between.
+    empty_centre_cannon: i32,
+    /// 当头炮: our cannon faces the enemy general over one screen.
+    central_cannon: i32,
+    /// Our chariot behind an enemy piece on the general's file.
+    chariot_facing_king: i32,
+    /// Our cannon further up the general's file.
+    cannon_on_king_file: i32,
+    /// Our cannons with one screen on the general's rank.
+    cannon_on_king_rank: i32,
+    /// Our attackers in the zone around the enemy general, at most 7.
+    zone_attackers: usize,
+}
 
 /// Safety, mobility and pawn terms, red's view, `(mg, eg)`.
 pub(crate) fn positional(
@@ -56,165 +94,218 @@ pub(crate) fn positional(
     geo: &Geometry,
     board: &Board,
 ) -> (i32, i32) {
-    let red = pos.occupied_by(Color::Red);
-    let black = pos.occupied_by(Color::Black);
-    let occ = red | black;
-    let mut mg = [0i32; 2];
-    let mut eg = [0i32; 2];
+    // Each term is linear in its count, so red's weighted sum less black's is the weight
+    // times red's count less black's.
+    let red = counts::<true>(pos, p, geo, board);
+    let black = counts::<false>(pos, p, geo, board);
+    let d = red.minus(&black);
+    let mut mg = 0;
+    let mut eg = 0;
+    for (weight, n) in [
+        (p.chariot_mobility, d.chariot_mobility),
+        (p.cannon_mobility, d.cannon_mobility),
+        (p.horse_mobility, d.horse_mobility),
+        (p.horse_blocked_leg, d.horse_blocked_legs),
+        (p.connected_pawns, d.connected_pawns),
+        (p.empty_centre_cannon, d.empty_centre_cannon),
+        (p.central_cannon, d.central_cannon),
+        (p.chariot_facing_king, d.chariot_facing_king),
+        (p.cannon_on_king_file, d.cannon_on_king_file),
+        (p.cannon_on_king_rank, d.cannon_on_king_rank),
+    ] {
+        mg += weight[0] * n;
+        eg += weight[1] * n;
+    }
+    // Terms with one value for both halves.
+    let both = p.pawn_near_palace_missing_advisor * d.pawns_near_palace
+        + p.missing_advisor_vs_chariot * d.missing_advisor_chariots
+        + p.missing_advisor_vs_horse * d.missing_advisor_horses
+        + p.missing_elephant_vs_cannon * d.missing_elephant_cannons
+        + p.missing_elephant_vs_chariot * d.missing_elephant_chariots
+        + p.open_king_file * d.open_king_file;
+    // Not linear: a table by the number of attackers, halved for the endgame.
+    let zone = |c: &Counts| p.king_zone_attackers[c.zone_attackers];
+    mg += both + zone(&red) - zone(&black);
+    eg += both + zone(&red) / 2 - zone(&black) / 2;
+    (mg, eg)
+}
 
-    for color in Color::ALL {
-        let ci = color.index();
-        let them = color.other();
-        let roles = &board.roles[ci];
-        let enemy_flag = flag(them);
-        let mut add = |v: [i32; 2], times: i32| {
-            mg[ci] += v[0] * times;
-            eg[ci] += v[1] * times;
-        };
-
-        // Chariots and cannons: quiet moves along both lines plus captures.
-        for (role, param, base) in [
-            (Role::Chariot, p.chariot_mobility, p.chariot_mobility_base),
-            (Role::Cannon, p.cannon_mobility, p.cannon_mobility_base),
-        ] {
-            let mut bits = roles[role.index()];
-            while bits != 0 {
-                let s = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (f, r) = (s % 9, s / 9);
-                let along_rank = geo.along_rank(f, rank_occ(occ, r));
-                let along_file = geo.along_file(r, board.files[f]);
-                let mut mob = (along_rank.quiet() + along_file.quiet()) as i32;
-                let targets = if role == Role::Chariot {
-                    [
-                        along_rank.first_up(),
-                        along_rank.first_down(),
-                        along_file.first_up(),
-                        along_file.first_down(),
-                    ]
-                } else {
-                    [
-                        along_rank.second_up(),
-                        along_rank.second_down(),
-                        along_file.second_up(),
-                        along_file.second_down(),
-                    ]
-                };
-                for (k, t) in targets.into_iter().enumerate() {
-                    if t != NONE {
-                        let t = t as usize;
-                        let sq = if k < 2 { r * 9 + t } else { t * 9 + f };
-                        mob += (board.mailbox[sq] & enemy_flag != 0) as i32;
-                    }
-                }
-                add(param, mob - base);
-            }
+impl Counts {
+    /// The linear counts of `self` less those of `other` (the zone count is left at 0).
+    fn minus(&self, other: &Counts) -> Counts {
+        Counts {
+            chariot_mobility: self.chariot_mobility - other.chariot_mobility,
+            cannon_mobility: self.cannon_mobility - other.cannon_mobility,
+            horse_mobility: self.horse_mobility - other.horse_mobility,
+            horse_blocked_legs: self.horse_blocked_legs - other.horse_blocked_legs,
+            connected_pawns: self.connected_pawns - other.connected_pawns,
+            pawns_near_palace: self.pawns_near_palace - other.pawns_near_palace,
+            missing_advisor_chariots: self.missing_advisor_chariots
+                - other.missing_advisor_chariots,
+            missing_advisor_horses: self.missing_advisor_horses - other.missing_advisor_horses,
+            missing_elephant_cannons: self.missing_elephant_cannons
+                - other.missing_elephant_cannons,
+            missing_elephant_chariots: self.missing_elephant_chariots
+                - other.missing_elephant_chariots,
+            open_king_file: self.open_king_file - other.open_king_file,
+            empty_centre_cannon: self.empty_centre_cannon - other.empty_centre_cannon,
+            central_cannon: self.central_cannon - other.central_cannon,
+            chariot_facing_king: self.chariot_facing_king - other.chariot_facing_king,
+            cannon_on_king_file: self.cannon_on_king_file - other.cannon_on_king_file,
+            cannon_on_king_rank: self.cannon_on_king_rank - other.cannon_on_king_rank,
+            zone_attackers: 0,
         }
+    }
+}
 
-        // Horses: free targets and blocked legs (蹩马腿).
-        let mb = &board.mailbox;
-        let own_flag = flag(color);
-        let mut bits = roles[Role::Horse.index()];
-        while bits != 0 {
-            let s = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let (mut mob, mut blocked) = (0, 0);
-            for [leg, t1, t2] in geo.horse[s] {
-                if leg == 255 {
-                    break;
-                }
-                if mb[leg as usize] != 0 {
-                    blocked += 1;
-                    continue;
-                }
-                mob += (mb[t1 as usize] & own_flag == 0) as i32;
-                mob += (mb[t2 as usize] & own_flag == 0) as i32;
-            }
-            add(p.horse_mobility, mob - p.horse_mobility_base);
-            add(p.horse_blocked_leg, blocked);
-        }
+/// The [`Counts`] of red (`RED`) or black, in that colour's own frame.
+#[inline(always)]
+fn counts<const RED: bool>(
+    pos: &Position,
+    p: &EvalParams,
+    geo: &Geometry,
+    board: &Board,
+) -> Counts {
+    let (us, them) = if RED {
+        (Color::Red, Color::Black)
+    } else {
+        (Color::Black, Color::Red)
+    };
+    let roles = &board.roles[us.index()];
+    let mut c = Counts::default();
 
-        // Pawns across the river: connected pairs (counted once, by the lower file) and
-        // pawns at the enemy palace when its advisors are gone.
-        let (enemy_half, near_palace) = match color {
-            Color::Red => (!RED_HALF, NEAR_BLACK_PALACE),
-            Color::Black => (RED_HALF, NEAR_RED_PALACE),
-        };
-        let crossed = roles[Role::Pawn.index()] & enemy_half;
-        let connected = (crossed & !FILE_I & (crossed >> 1)).count_ones() as i32;
-        add(p.connected_pawns, connected);
-        let missing_adv = 2 - pos.count(them, Role::Advisor) as i32;
-        let missing_ele = 2 - pos.count(them, Role::Elephant) as i32;
-        let v = p.pawn_near_palace_missing_advisor
-            * (crossed & near_palace).count_ones() as i32
-            * missing_adv;
-        add([v, v], 1);
-
-        // The safety of the enemy general, credited to `color` (the attacker):
-        // 缺士怕双车, 缺象怕炮.
-        let chariots = roles[Role::Chariot.index()].count_ones() as i32;
-        let horses = roles[Role::Horse.index()].count_ones() as i32;
-        let cannons = roles[Role::Cannon.index()].count_ones() as i32;
-        let d = missing_adv
-            * (p.missing_advisor_vs_chariot * chariots + p.missing_advisor_vs_horse * horses)
-            + missing_ele
-                * (p.missing_elephant_vs_cannon * cannons
-                    + p.missing_elephant_vs_chariot * chariots);
-        add([d, d], 1);
-        // The general's file, walking away from its own side: open file, 空头炮, 当头炮.
-        let ksq = pos.king_square(them).index();
-        let (kf, kr) = (ksq % 9, ksq / 9);
-        let fo = board.files[kf];
-        let line = geo.along_file(kr, fo);
-        let (first, second) = match them {
-            Color::Red => (line.first_up(), line.second_up()),
-            Color::Black => (line.first_down(), line.second_down()),
-        };
-        let sq = |rank: u8| rank as usize * 9 + kf;
-        let cannon = flag(color) | Role::Cannon as u8;
-        let our_cannon = |rank: u8| rank != NONE && board.mailbox[sq(rank)] == cannon;
-        if first == NONE {
-            if chariots > 0 {
-                add([p.open_king_file, p.open_king_file], 1);
-            }
-        } else if our_cannon(first) {
-            add(p.empty_centre_cannon, 1);
-        } else if our_cannon(second) {
-            add(p.central_cannon, 1);
-        } else if second != NONE {
-            let chariot = flag(color) | Role::Chariot as u8;
-            if board.mailbox[sq(second)] == chariot && board.mailbox[sq(first)] & enemy_flag != 0 {
-                add(p.chariot_facing_king, 1);
-            } else {
-                let beyond = geo.along_file(second as usize, fo);
-                let third = match them {
-                    Color::Red => beyond.first_up(),
-                    Color::Black => beyond.first_down(),
-                };
-                if our_cannon(third) {
-                    add(p.cannon_on_king_file, 1);
-                }
-            }
-        }
-        // The general's rank: a cannon with one screen on either side (a side cannon).
-        let along = geo.along_rank(kf, rank_occ(occ, kr));
-        for t in [along.second_up(), along.second_down()] {
-            if t != NONE && board.mailbox[kr * 9 + t as usize] == cannon {
-                add(p.cannon_on_king_rank, 1);
-            }
-        }
-        let attackers = roles[Role::Chariot.index()]
-            | roles[Role::Cannon.index()]
-            | roles[Role::Horse.index()]
-            | crossed;
-        let zone = ((attackers & geo.zone[them.index()]).count_ones() as usize).min(7);
-        add(
-            [p.king_zone_attackers[zone], p.king_zone_attackers[zone] / 2],
-            1,
-        );
+    // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
+    // first piece each way, for a cannon the second), read off the enemy's line occupancy.
+    let enemy_files = &board.files[them.index()];
+    let enemy_ranks = &board.ranks[them.index()];
+    let lines = |s: usize| {
+        let (f, r) = file_rank(s);
+        let along_rank = geo.along_rank(f, board.rank_occ(r));
+        let along_file = geo.along_file(r, board.file_occ(f));
+        let enemy = (enemy_ranks[r] as u32, enemy_files[f] as u32);
+        (along_rank, along_file, enemy)
+    };
+    for s in Squares::of(roles[Role::Chariot.index()]) {
+        let (rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let mob =
+            rank.quiet() + file.quiet() + rank.first_in(enemy_rank) + file.first_in(enemy_file);
+        c.chariot_mobility += mob as i32 - p.chariot_mobility_base;
+    }
+    for s in Squares::of(roles[Role::Cannon.index()]) {
+        let (rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let mob =
+            rank.quiet() + file.quiet() + rank.second_in(enemy_rank) + file.second_in(enemy_file);
+        c.cannon_mobility += mob as i32 - p.cannon_mobility_base;
     }
 
-    (mg[0] - mg[1], eg[0] - eg[1])
+    // Horses: free targets and blocked legs (蹩马腿), four legs each without branching (a
+    // missing leg is empty with both targets off the board).
+    let mb = &board.mailbox;
+    let own_flag = flag(us);
+    for s in Squares::of(roles[Role::Horse.index()]) {
+        let mut mob = 0;
+        for &[leg, t1, t2] in &geo.horse[s] {
+            let free = mb[leg as usize] == 0;
+            c.horse_blocked_legs += !free as i32;
+            let targets =
+                (mb[t1 as usize] & own_flag == 0) as i32 + (mb[t2 as usize] & own_flag == 0) as i32;
+            mob += free as i32 * targets;
+        }
+        c.horse_mobility += mob - p.horse_mobility_base;
+    }
+
+    // Pawns across the river: connected pairs (counted once, by the lower file) and pawns at
+    // the enemy palace when its advisors are gone.
+    let pawns = roles[Role::Pawn.index()];
+    let (crossed, crossed_half) = if RED {
+        (pawns & !RED_HALF, (pawns >> 45) as u64)
+    } else {
+        (pawns & RED_HALF, pawns as u64 & RED_HALF as u64)
+    };
+    c.connected_pawns = count_sparse(crossed_half & !HALF_FILE_I & (crossed_half >> 1));
+    let missing_adv = 2 - pos.count(them, Role::Advisor) as i32;
+    let missing_ele = 2 - pos.count(them, Role::Elephant) as i32;
+    if missing_adv != 0 {
+        let near = count_sparse(crossed_half & HALF_NEAR_PALACE[us.index()]);
+        c.pawns_near_palace = near * missing_adv;
+    }
+
+    // The safety of the enemy general, credited to the attacker: 缺士怕双车, 缺象怕炮.
+    let chariots = pos.count(us, Role::Chariot) as i32;
+    let horses = pos.count(us, Role::Horse) as i32;
+    let cannons = pos.count(us, Role::Cannon) as i32;
+    c.missing_advisor_chariots = missing_adv * chariots;
+    c.missing_advisor_horses = missing_adv * horses;
+    c.missing_elephant_cannons = missing_ele * cannons;
+    c.missing_elephant_chariots = missing_ele * chariots;
+    king_lines::<RED>(pos, geo, board, chariots > 0, &mut c);
+
+    let attackers = roles[Role::Chariot.index()]
+        | roles[Role::Cannon.index()]
+        | roles[Role::Horse.index()]
+        | crossed;
+    // The zone lies in ranks 0–3 or 6–9: shifted into 64 bits.
+    let zone_shift = if RED { 54 } else { 0 };
+    let in_zone = ((attackers & ZONE[them.index()]) >> zone_shift) as u64;
+    c.zone_attackers = (count_sparse(in_zone) as usize).min(7);
+    c
+}
+
+/// The enemy general's file, walking away from its own side (open file, 空头炮, 当头炮, a
+/// chariot or cannon further up), and its rank (a side cannon), for the attacker `RED` or
+/// black, which has chariots when `has_chariot`.
+#[inline(always)]
+fn king_lines<const RED: bool>(
+    pos: &Position,
+    geo: &Geometry,
+    board: &Board,
+    has_chariot: bool,
+    c: &mut Counts,
+) {
+    let (us, them) = if RED {
+        (Color::Red, Color::Black)
+    } else {
+        (Color::Black, Color::Red)
+    };
+    let mb = &board.mailbox;
+    let (kf, kr) = file_rank(pos.king_square(them).index());
+    let fo = board.file_occ(kf);
+    let line = geo.along_file(kr, fo);
+    // Black's general walks down the board toward red, red's up.
+    let (first, second) = if RED {
+        (line.first_down(), line.second_down())
+    } else {
+        (line.first_up(), line.second_up())
+    };
+    let sq = |rank: u8| rank as usize * 9 + kf;
+    let cannon = flag(us) | Role::Cannon as u8;
+    let our_cannon = |rank: u8| rank != NONE && mb[sq(rank)] == cannon;
+    if first == NONE {
+        c.open_king_file = has_chariot as i32;
+    } else if our_cannon(first) {
+        c.empty_centre_cannon = 1;
+    } else if our_cannon(second) {
+        c.central_cannon = 1;
+    } else if second != NONE {
+        let chariot = flag(us) | Role::Chariot as u8;
+        if mb[sq(second)] == chariot && mb[sq(first)] & flag(them) != 0 {
+            c.chariot_facing_king = 1;
+        } else {
+            let beyond = geo.along_file(second as usize, fo);
+            let third = if RED {
+                beyond.first_down()
+            } else {
+                beyond.first_up()
+            };
+            c.cannon_on_king_file = our_cannon(third) as i32;
+        }
+    }
+    let along = geo.along_rank(kf, board.rank_occ(kr));
+    for t in [along.second_up(), along.second_down()] {
+        if t != NONE && mb[kr * 9 + t as usize] == cannon {
+            c.cannon_on_king_rank += 1;
+        }
+    }
 }
 
 /// Bonus for trading down when ahead, red's view: a share of the material lead `lead`
