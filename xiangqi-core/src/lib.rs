@@ -32,6 +32,7 @@ mod outcome;
 mod perft;
 mod position;
 mod rules;
+mod see;
 mod setup;
 mod square;
 mod tables;

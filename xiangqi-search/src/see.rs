@@ -1,15 +1,13 @@
 //! Static exchange evaluation (SEE) with the xiangqi attack rules.
 //!
-//! The exchange on the target point is played out on the board itself with
-//! `make_move`/`unmake_move`, each side recapturing with its least valuable attacker as
-//! [`Position::attackers`] finds them. Playing the captures for real gets the xiangqi
-//! subtleties right without special cases: a cannon needs exactly one screen, so a capture
-//! can *create* a cannon attack (the capturing piece becomes the screen) or remove one; a
-//! horse is blocked at its leg; a general attacks only inside its palace. Pins are ignored,
-//! as usual for SEE.
+//! The exchange on the target point is followed by [`Position::see`] on a copy of the
+//! target's lines, without touching the board, each side recapturing with its least valuable
+//! attacker as [`Position::attackers`] finds them. It gets the xiangqi subtleties right: a
+//! cannon needs exactly one screen, so a capture can *create* a cannon attack (the capturing
+//! piece becomes the screen) or remove one; a horse is blocked at its leg; a general attacks
+//! only inside its palace. Pins are ignored, as usual for SEE.
 
-use arrayvec::ArrayVec;
-use xiangqi_core::{Move, Position, Role, Square, Undo};
+use xiangqi_core::{Move, Position, Role};
 
 /// The exchange value of a piece for SEE and move ordering (the general is worth more than
 /// everything else together, so it recaptures last).
@@ -21,22 +19,21 @@ pub const fn see_value(role: Role) -> i32 {
     }
 }
 
-/// The least valuable attacker of `to` for the side to move.
-fn least_valuable_attacker(pos: &Position, to: Square) -> Option<(Square, i32)> {
-    let mut best: Option<(Square, i32)> = None;
-    for s in pos.attackers(to, pos.side_to_move()) {
-        let v = see_value(pos.piece_at(s).map_or(Role::King, |p| p.role));
-        match best {
-            Some((_, bv)) if bv <= v => {}
-            _ => best = Some((s, v)),
-        }
+/// [`see_value`] of each role, indexed by [`Role::index`] (what [`Position::see`] takes).
+const SEE_VALUES: [i32; 7] = {
+    let mut v = [0; 7];
+    let mut i = 0;
+    while i < 7 {
+        v[i] = see_value(Role::ALL[i]);
+        i += 1;
     }
-    best
-}
+    v
+};
 
 /// The material the side to move gains by the capture `m` followed by the best sequence
 /// of recaptures on its target point (either side may stop capturing when it pays).
-/// `m` must be legal in `pos`; `pos` is left unchanged.
+/// `m` must be legal in `pos`; `pos` is left unchanged (it is taken as `&mut` only so that
+/// callers written for the earlier make/unmake version need not change).
 ///
 /// ```
 /// use xiangqi_core::Position;
@@ -48,41 +45,9 @@ fn least_valuable_attacker(pos: &Position, to: Square) -> Option<(Square, i32)> 
 /// assert_eq!(see(&mut pos, m), 100 - 900);
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
+#[inline]
 pub fn see(pos: &mut Position, m: Move) -> i32 {
-    let to = m.to();
-    let Some(victim) = pos.piece_at(to) else {
-        return 0;
-    };
-    let mut gain: ArrayVec<i32, 40> = ArrayVec::new();
-    let mut undo: ArrayVec<(Move, Undo), 40> = ArrayVec::new();
-    gain.push(see_value(victim.role));
-    let mut on_square = see_value(pos.piece_at(m.from()).map_or(Role::King, |p| p.role));
-    undo.push((m, pos.make_move(m)));
-    while gain.len() < 38 {
-        let Some((from, value)) = least_valuable_attacker(pos, to) else {
-            break;
-        };
-        // What this side gains if it recaptures: the piece standing there minus what it had.
-        let g = on_square - gain[gain.len() - 1];
-        gain.push(g);
-        if on_square >= see_value(Role::King) {
-            // A general was taken: the exchange is over.
-            break;
-        }
-        on_square = value;
-        let mv = Move::new(from, to);
-        undo.push((mv, pos.make_move(mv)));
-    }
-    while let Some((mv, u)) = undo.pop() {
-        pos.unmake_move(mv, u);
-    }
-    // Negamax the gains back: a side recaptures only when it pays.
-    let mut d = gain.len() - 1;
-    while d > 0 {
-        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        d -= 1;
-    }
-    gain[0]
+    pos.see(m, &SEE_VALUES)
 }
 
 /// Does the capture `m` win at least `threshold` by exchange? Quick answers when the
@@ -96,12 +61,12 @@ pub fn see_ge(pos: &mut Position, m: Move, threshold: i32) -> bool {
         if victim == 0 && threshold <= 0 {
             return true;
         }
-        return see(pos, m) >= threshold;
+        return pos.see_ge(m, threshold, &SEE_VALUES);
     }
     if victim - attacker >= threshold {
         return true;
     }
-    see(pos, m) >= threshold
+    pos.see_ge(m, threshold, &SEE_VALUES)
 }
 
 #[cfg(test)]

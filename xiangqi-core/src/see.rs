@@ -1,0 +1,434 @@
+//! Static exchange evaluation (SEE) without touching the board.
+//!
+//! Every capture of an exchange lands on the same target point, which stays occupied
+//! throughout; the only other change is that each capturing piece leaves its origin. So
+//! the exchange is followed on a copy of the target's rank and file occupancy and a set of
+//! vacated points, and the attackers are found by the movement rules on those: a chariot is
+//! the first piece along a line, a cannon the second (a capture can add a screen or take one
+//! away), a horse needs its leg empty and an elephant its eye (a piece leaving can empty
+//! them), pawns, advisors and the general step as usual, and the opposing general attacks
+//! along an open file only when a general stands on the target (flying general).
+
+use crate::position::{code, code_role, Position, EMPTY};
+use crate::tables::{ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS};
+use crate::{Color, Move, Role};
+
+/// The longest list of gains followed: the capture and at most 37 recaptures (more than
+/// the 32 pieces could ever make).
+const MAX_GAINS: usize = 38;
+
+/// No square (an index no square has).
+const NONE: usize = usize::MAX;
+
+/// For each target point, the points from which a stepping piece could reach it: a horse
+/// (a knight's jump away), a pawn or general (orthogonally next to it), an advisor
+/// (diagonally next to it) and an elephant (two points diagonally). A piece of the side
+/// to move on none of them means no table needs walking.
+const fn near_tables() -> [[u128; 4]; 90] {
+    const GROUPS: [[(i32, i32); 8]; 4] = [
+        [
+            (1, 2),
+            (-1, 2),
+            (1, -2),
+            (-1, -2),
+            (2, 1),
+            (2, -1),
+            (-2, 1),
+            (-2, -1),
+        ],
+        [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+        ],
+        [
+            (1, 1),
+            (-1, 1),
+            (1, -1),
+            (-1, -1),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+        ],
+        [
+            (2, 2),
+            (-2, 2),
+            (2, -2),
+            (-2, -2),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+        ],
+    ];
+    let mut t = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+        let mut g = 0;
+        while g < 4 {
+            let mut i = 0;
+            while i < 8 {
+                let (df, dr) = GROUPS[g][i];
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
+                    t[s][g] |= 1u128 << (nr * 9 + nf);
+                }
+                i += 1;
+            }
+            g += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// [`near_tables`]: knight jumps, orthogonal steps, diagonal steps, elephant steps.
+static NEAR: [[u128; 4]; 90] = near_tables();
+const KNIGHT: usize = 0;
+const ORTHOGONAL: usize = 1;
+const DIAGONAL: usize = 2;
+const ELEPHANT: usize = 3;
+
+/// For each file and square: the square's bit in that file's occupancy mask, or 0 when the
+/// square is on another file.
+static FILE_BITS: [[u16; 90]; 9] = {
+    let mut t = [[0u16; 90]; 9];
+    let mut s = 0;
+    while s < 90 {
+        t[s % 9][s] = 1 << (s / 9);
+        s += 1;
+    }
+    t
+};
+
+/// The first two occupied positions above `p` in `occ` (single bits, 0 when none).
+#[inline(always)]
+fn two_above(occ: u16, p: usize) -> (u16, u16) {
+    let above = occ & !((2u16 << p) - 1);
+    let first = above & above.wrapping_neg();
+    let rest = above ^ first;
+    (first, rest & rest.wrapping_neg())
+}
+
+/// The first two occupied positions below `p` in `occ` (single bits, 0 when none).
+#[inline(always)]
+fn two_below(occ: u16, p: usize) -> (u16, u16) {
+    let below = occ & ((1u16 << p) - 1);
+    let first = highest_bit(below);
+    (first, highest_bit(below ^ first))
+}
+
+/// The highest set bit of `x` (0 when none), without a branch: `x` shifted up with a bit
+/// below it is never zero, and that guard bit is shifted out again.
+#[inline(always)]
+fn highest_bit(x: u16) -> u16 {
+    let y = (u32::from(x) << 1) | 1;
+    ((0x8000_0000u32 >> y.leading_zeros()) >> 1) as u16
+}
+
+/// The board as the exchange leaves it: the target's rank and file occupancy and the points
+/// the capturing pieces have left.
+struct Exchange<'a> {
+    pos: &'a Position,
+    to: usize,
+    /// The target's file and rank.
+    tf: usize,
+    tr: usize,
+    rank_occ: u16,
+    file_occ: u16,
+    vacated: u128,
+}
+
+impl<'a> Exchange<'a> {
+    /// The exchange on `to`, once the piece on `from` has taken there.
+    #[inline(always)]
+    fn new(pos: &'a Position, from: usize, to: usize) -> Exchange<'a> {
+        let (tf, tr) = (to % 9, to / 9);
+        let mut ex = Exchange {
+            pos,
+            to,
+            tf,
+            tr,
+            rank_occ: pos.rank_occ[tr],
+            file_occ: pos.file_occ[tf],
+            vacated: 0,
+        };
+        ex.vacate(from);
+        ex
+    }
+
+    /// The piece a capturer leaves from: its origin becomes empty.
+    #[inline(always)]
+    fn vacate(&mut self, s: usize) {
+        self.vacated |= 1u128 << s;
+        // Bits of `s` in the target's rank and file masks (none when off those lines).
+        let rank_bit = if s.wrapping_sub(self.tr * 9) < 9 {
+            1 << (s - self.tr * 9)
+        } else {
+            0
+        };
+        self.rank_occ &= !rank_bit;
+        self.file_occ &= !FILE_BITS[self.tf][s];
+    }
+
+    /// Is `s` empty now?
+    #[inline(always)]
+    fn empty(&self, s: usize) -> bool {
+        self.pos.board[s] == EMPTY || (self.vacated >> s) & 1 != 0
+    }
+
+    /// Does the piece `c` still stand on `s`?
+    #[inline(always)]
+    fn holds(&self, s: usize, c: u8) -> bool {
+        self.pos.board[s] == c && (self.vacated >> s) & 1 == 0
+    }
+
+    /// The least valuable attacker of the target for `by` (the first one in the order of
+    /// [`Position::attackers`] among equals), given the piece `on_target` standing there.
+    #[inline(always)]
+    fn least_valuable_attacker(&self, by: Color, on_target: u8, values: &[i32; 7]) -> usize {
+        let board = &self.pos.board;
+        let to = self.to;
+        let (tf, tr) = (self.tf, self.tr);
+        let mut best = NONE;
+        let mut best_value = 0;
+        let mut consider = |s: usize, c: u8| {
+            let v = values[code_role(c)];
+            if best == NONE || v < best_value {
+                best = s;
+                best_value = v;
+            }
+        };
+
+        let chariot = code(by, Role::Chariot);
+        let cannon = code(by, Role::Cannon);
+        let (u1, u2) = two_above(self.rank_occ, tf);
+        let (d1, d2) = two_below(self.rank_occ, tf);
+        for (first, second) in [(u1, u2), (d1, d2)] {
+            if first != 0 {
+                let s = tr * 9 + first.trailing_zeros() as usize;
+                if board[s] == chariot {
+                    consider(s, chariot);
+                }
+            }
+            if second != 0 {
+                let s = tr * 9 + second.trailing_zeros() as usize;
+                if board[s] == cannon {
+                    consider(s, cannon);
+                }
+            }
+        }
+        // The opposing general counts along the file only against a general (flying general).
+        let flying = if on_target == code(by.other(), Role::King) {
+            code(by, Role::King)
+        } else {
+            chariot
+        };
+        let (u1, u2) = two_above(self.file_occ, tr);
+        let (d1, d2) = two_below(self.file_occ, tr);
+        for (first, second) in [(u1, u2), (d1, d2)] {
+            if first != 0 {
+                let s = first.trailing_zeros() as usize * 9 + tf;
+                let p = board[s];
+                if p == chariot || p == flying {
+                    consider(s, p);
+                }
+            }
+            if second != 0 {
+                let s = second.trailing_zeros() as usize * 9 + tf;
+                if board[s] == cannon {
+                    consider(s, cannon);
+                }
+            }
+        }
+
+        let near = &NEAR[to];
+        let ours = self.pos.by_color[by.index()] & !self.vacated;
+        if ours & near[KNIGHT] != 0 {
+            let horse = code(by, Role::Horse);
+            let t = &HORSE_ATTACKERS[to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, horse) && self.empty(t.via[i] as usize) {
+                    consider(s, horse);
+                }
+            }
+        }
+        if ours & near[ORTHOGONAL] != 0 {
+            let pawn = code(by, Role::Pawn);
+            let t = &PAWN_ATTACKERS[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, pawn) {
+                    consider(s, pawn);
+                }
+            }
+        }
+        if ours & near[DIAGONAL] != 0 {
+            let advisor = code(by, Role::Advisor);
+            let t = &ADVISOR_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, advisor) {
+                    consider(s, advisor);
+                }
+            }
+        }
+        if ours & near[ELEPHANT] != 0 {
+            let elephant = code(by, Role::Elephant);
+            let t = &ELEPHANT_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, elephant) && self.empty(t.via[i] as usize) {
+                    consider(s, elephant);
+                }
+            }
+        }
+        if ours & near[ORTHOGONAL] != 0 {
+            let king = code(by, Role::King);
+            let t = &KING_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, king) {
+                    consider(s, king);
+                }
+            }
+        }
+        best
+    }
+}
+
+impl Position {
+    /// Static exchange evaluation: the material the side to move gains by the capture `m`
+    /// followed by the best sequence of recaptures on its target point, each side taking
+    /// back with its least valuable attacker and free to stop when that pays. `values` are
+    /// the exchange values of the roles, indexed by [`Role::index`].
+    ///
+    /// Attackers are those of [`Position::attackers`] (the first of them wins a tie in
+    /// value); pins are ignored, and the exchange ends once a general is taken. Nothing on
+    /// the board changes: the exchange is followed on a copy of the target's lines. A move
+    /// that captures nothing (or has no piece on its origin) gives 0; otherwise `m` should
+    /// be a legal capture here.
+    ///
+    /// ```
+    /// use xiangqi_core::{Position, Role};
+    ///
+    /// // Values by role: general, advisor, elephant, horse, chariot, cannon, pawn.
+    /// let values = [10_000, 200, 200, 400, 900, 450, 100];
+    /// assert_eq!(values[Role::Chariot.index()], 900);
+    /// // The red chariot takes a pawn that a cannon defends over the horse (its screen):
+    /// // it wins 100 and loses 900.
+    /// let pos = Position::from_fen("4k4/9/4c4/4n4/4p3R/9/9/9/9/3K5 w - - 0 1")?;
+    /// assert_eq!(pos.see(pos.parse_uci("i5e5")?, &values), 100 - 900);
+    /// // With the horse gone the cannon has no screen, and the pawn is free.
+    /// let pos = Position::from_fen("4k4/9/4c4/9/4p3R/9/9/9/9/3K5 w - - 0 1")?;
+    /// assert_eq!(pos.see(pos.parse_uci("i5e5")?, &values), 100);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn see(&self, m: Move, values: &[i32; 7]) -> i32 {
+        let from = m.from().index();
+        let to = m.to().index();
+        let victim = self.board[to];
+        let mut on_target = self.board[from];
+        if victim == EMPTY || on_target == EMPTY {
+            return 0;
+        }
+        let mut ex = Exchange::new(self, from, to);
+        let mut gain = [0i32; MAX_GAINS];
+        gain[0] = values[code_role(victim)];
+        let mut n = 1;
+        let mut by = self.side.other();
+        while n < MAX_GAINS {
+            let s = ex.least_valuable_attacker(by, on_target, values);
+            if s == NONE {
+                break;
+            }
+            // What `by` gains by taking back: the piece on the target minus what it had.
+            gain[n] = values[code_role(on_target)] - gain[n - 1];
+            n += 1;
+            if code_role(on_target) == Role::King.index() {
+                // A general was taken: the exchange is over.
+                break;
+            }
+            on_target = self.board[s];
+            ex.vacate(s);
+            by = by.other();
+        }
+        // Negamax the gains back: a side takes back only when it pays.
+        while n > 1 {
+            n -= 1;
+            gain[n - 1] = -(-gain[n - 1]).max(gain[n]);
+        }
+        gain[0]
+    }
+
+    /// Does the capture `m` win at least `threshold` by exchange? The same answer as
+    /// `self.see(m, values) >= threshold`, found with less work: the exchange is followed
+    /// only until the answer cannot change, whatever the rest of it.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    ///
+    /// let values = [10_000, 200, 200, 400, 900, 450, 100];
+    /// let pos = Position::from_fen("4k4/9/4c4/4n4/4p3R/9/9/9/9/3K5 w - - 0 1")?;
+    /// let m = pos.parse_uci("i5e5")?;
+    /// assert!(pos.see_ge(m, -800, &values));
+    /// assert!(!pos.see_ge(m, 0, &values));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; 7]) -> bool {
+        let from = m.from().index();
+        let to = m.to().index();
+        let victim = self.board[to];
+        let mut on_target = self.board[from];
+        if victim == EMPTY || on_target == EMPTY {
+            return 0 >= threshold;
+        }
+        // With the gains g0, g1, .. gL of `see`, the result is min(g0, max(-g1, min(g2, ..))):
+        // it is below the threshold as soon as an even gain is (the side that started can
+        // stop no later), and reaches it as soon as an odd gain is at most -threshold (the
+        // other side can stop there). Either holds whether or not the capture behind that gain
+        // is made, so the attacker is looked for only when neither does. When the exchange
+        // ends after gain d-1, the answer is the one for that gain: reached if d-1 is even.
+        let mut gain = values[code_role(victim)];
+        if gain < threshold {
+            return false;
+        }
+        let mut ex = Exchange::new(self, from, to);
+        let mut by = self.side.other();
+        let mut d = 1;
+        loop {
+            let odd = d % 2 == 1;
+            if d >= MAX_GAINS {
+                return odd;
+            }
+            gain = values[code_role(on_target)] - gain;
+            if odd {
+                if -gain >= threshold {
+                    return true;
+                }
+            } else if gain < threshold {
+                return false;
+            }
+            let s = ex.least_valuable_attacker(by, on_target, values);
+            if s == NONE {
+                return odd;
+            }
+            if code_role(on_target) == Role::King.index() {
+                // A general was taken: gain d is the last.
+                return !odd;
+            }
+            on_target = self.board[s];
+            ex.vacate(s);
+            by = by.other();
+            d += 1;
+        }
+    }
+}
