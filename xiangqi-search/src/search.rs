@@ -701,9 +701,11 @@ impl<E: Evaluator> Worker<E> {
     #[inline]
     fn best_index(scores: &[i32], start: usize, end: usize) -> usize {
         let mut best = start;
-        for i in start + 1..end {
-            if scores[i] > scores[best] {
-                best = i;
+        let mut best_score = scores[start];
+        for (i, &s) in scores[start + 1..end].iter().enumerate() {
+            if s > best_score {
+                best_score = s;
+                best = start + 1 + i;
             }
         }
         best
