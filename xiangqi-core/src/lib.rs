@@ -26,6 +26,8 @@
 mod fen;
 mod game;
 mod movegen;
+#[cfg(test)]
+mod movegen_frozen;
 mod moves;
 mod notation;
 mod outcome;

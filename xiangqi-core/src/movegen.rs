@@ -185,7 +185,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.is_attacked_king(self.side)
+        self.in_check
     }
 
     /// The pieces giving check to the side to move (empty when not in check).

@@ -47,6 +47,7 @@ pub struct Undo {
     pub(crate) captured: u8,
     pub(crate) halfmove: u16,
     pub(crate) key: u64,
+    pub(crate) in_check: bool,
 }
 
 impl Undo {
@@ -83,6 +84,9 @@ pub struct Position {
     pub(crate) key: u64,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u32,
+    /// Whether the side to move is in check: kept up to date by make/unmake, so that
+    /// [`Position::is_check`] costs nothing and generation need not test it again.
+    pub(crate) in_check: bool,
 }
 
 /// The standard start position in FEN.
@@ -135,6 +139,7 @@ impl Position {
             key: 0,
             halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
             fullmove: setup.fullmove_number.max(1),
+            in_check: false,
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
@@ -142,6 +147,7 @@ impl Position {
             }
         }
         pos.key = pos.compute_key();
+        pos.in_check = pos.is_attacked_king(pos.side);
         pos
     }
 
@@ -277,6 +283,7 @@ impl Position {
             captured,
             halfmove: self.halfmove,
             key: self.key,
+            in_check: self.in_check,
         };
         let us = self.side.index();
         let mut key = self.key ^ piece_key_raw(piece, from) ^ piece_key_raw(piece, to) ^ side_key();
@@ -304,6 +311,7 @@ impl Position {
         }
         self.side = self.side.other();
         self.key = key;
+        self.in_check = self.is_attacked_king(self.side);
         undo
     }
 
@@ -337,6 +345,7 @@ impl Position {
         }
         self.halfmove = undo.halfmove;
         self.key = undo.key;
+        self.in_check = undo.in_check;
     }
 
     /// Passes the turn (a null move, for null-move pruning). Only when not in check.
@@ -346,6 +355,7 @@ impl Position {
             captured: EMPTY,
             halfmove: self.halfmove,
             key: self.key,
+            in_check: self.in_check,
         };
         self.key ^= side_key();
         if self.side == Color::Black {
@@ -353,6 +363,9 @@ impl Position {
         }
         self.side = self.side.other();
         self.halfmove = self.halfmove.saturating_add(1);
+        // Not in check before, so normally not in check now either; tested all the same,
+        // for positions accepted with the opponent in check.
+        self.in_check = self.is_attacked_king(self.side);
         undo
     }
 
@@ -365,6 +378,7 @@ impl Position {
         }
         self.halfmove = undo.halfmove;
         self.key = undo.key;
+        self.in_check = undo.in_check;
     }
 
     /// Plays `m` if it is legal here; otherwise returns an error and leaves the position unchanged.
