@@ -2,15 +2,17 @@
 //! colour, kept by the evaluator in step with the position through the hooks, so that the
 //! per-call terms need not decode the board.
 
-use crate::geometry::file_rank;
-use xiangqi_core::{Color, Piece, Position, Square};
+use xiangqi_core::{Color, Piece, Position, Role};
 
 /// Mailbox code of a red piece: `RED | role index`.
-pub(crate) const RED: u8 = 0x10;
+pub(crate) const RED: u8 = 0x08;
 /// Mailbox code of a black piece: `BLACK | role index`.
-pub(crate) const BLACK: u8 = 0x20;
+pub(crate) const BLACK: u8 = 0x10;
 /// The off-board sentinel at index 90: it has both colour bits, so it is "own" to both.
-pub(crate) const WALL: u8 = 0x30;
+pub(crate) const WALL: u8 = 0x18;
+/// Rows of the tables indexed by [`row`]: red's roles 0–6, black's 8–14 (rows 7 and 15
+/// unused, so that a row index needs no bounds check).
+pub(crate) const ROWS: usize = 16;
 
 /// The colour bit of `color` in mailbox codes.
 #[inline]
@@ -21,87 +23,177 @@ pub(crate) const fn flag(color: Color) -> u8 {
     }
 }
 
+/// The mailbox code of `piece`.
+#[inline]
+pub(crate) const fn code(piece: Piece) -> u8 {
+    flag(piece.color) | piece.role as u8
+}
+
+/// The table row of a piece's mailbox code: `colour index * 8 + role index`.
+#[inline]
+pub(crate) const fn row(code: u8) -> usize {
+    (code as usize).wrapping_sub(RED as usize) & (ROWS - 1)
+}
+
+/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 128
+/// entries so that an index masked to 7 bits needs no bounds check).
+const BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = 1 << s;
+        s += 1;
+    }
+    t
+};
+
+/// Where the file and rank of the [`Board::lines`] start.
+const RANK_LINES: usize = 16;
+
+/// A square's place in the line occupancies: the indices of its file and rank in
+/// [`Board::lines`], and its bit in each.
+#[derive(Clone, Copy)]
+struct LineBits {
+    file: u8,
+    rank: u8,
+    /// `1 << rank`, its bit in the file's occupancy.
+    file_bit: u16,
+    /// `1 << file`, its bit in the rank's occupancy.
+    rank_bit: u16,
+}
+
+/// [`LineBits`] per square index (128 entries, as [`BIT`]).
+const LINE_BITS: [LineBits; 128] = {
+    let mut t = [LineBits {
+        file: 0,
+        rank: RANK_LINES as u8,
+        file_bit: 0,
+        rank_bit: 0,
+    }; 128];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        t[s] = LineBits {
+            file: f as u8,
+            rank: (RANK_LINES + r) as u8,
+            file_bit: 1 << r,
+            rank_bit: 1 << f,
+        };
+        s += 1;
+    }
+    t
+};
+
 /// The evaluator's own view of the pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Board {
-    /// Per square: 0 when empty, else `colour flag | role index`; index 90 is the wall
-    /// ([`WALL`]) and every index above it is empty, so that any `u8` indexes it without a
-    /// bounds check.
+    /// Per square: 0 when empty, else the piece's [`code`]; index 90 is the wall ([`WALL`])
+    /// and every index above it is empty, so that any `u8` indexes it without a bounds
+    /// check.
     pub(crate) mailbox: [u8; 256],
-    /// `[color][role]`: bit `i` set when such a piece stands on square index `i`.
-    pub(crate) roles: [[u128; 7]; 2],
-    /// `[color][file]`: the ranks where that colour's pieces stand on the file (bit = rank).
-    pub(crate) files: [[u16; 9]; 2],
-    /// `[color][rank]`: the files where that colour's pieces stand on the rank (bit = file).
-    /// Kept so that the terms read a line's occupancy instead of shifting 128-bit sets.
-    pub(crate) ranks: [[u16; 10]; 2],
+    /// Per [`row`] (colour and role): bit `i` set when such a piece stands on square index `i`.
+    roles: [u128; ROWS],
+    /// Per colour, the occupancy of each line by that colour's pieces, so that the terms
+    /// read a line's occupancy instead of shifting 128-bit sets: at index `file` the ranks
+    /// where they stand on the file (bit = rank), at `RANK_LINES + rank` the files where
+    /// they stand on the rank (bit = file). 32 entries, for indices without bounds checks.
+    lines: [[u16; 32]; 2],
 }
 
 impl Board {
     pub(crate) fn from_position(pos: &Position) -> Board {
         let mut b = Board::default();
         for (sq, p) in pos.all_pieces() {
-            b.mailbox[sq.index()] = flag(p.color) | p.role.index() as u8;
-            b.roles[p.color.index()][p.role.index()] |= 1 << sq.index();
-            b.toggle_lines(p.color, sq);
+            b.mailbox[sq.index()] = code(p);
+            b.roles[row(code(p))] |= BIT[sq.index()];
+            b.toggle_lines(code(p), sq.index());
         }
         b
+    }
+
+    /// The squares of `color`'s pieces of `role`.
+    #[inline]
+    pub(crate) fn pieces(&self, color: Color, role: Role) -> u128 {
+        self.roles[color.index() * 8 + role.index()]
+    }
+
+    /// The role sets, for the tests' digest.
+    pub(crate) fn role_sets(&self) -> &[u128; ROWS] {
+        &self.roles
+    }
+
+    /// The line occupancies, both colours, for [`Board::file_occ`] and friends.
+    #[inline]
+    pub(crate) fn lines(&self) -> &[[u16; 32]; 2] {
+        &self.lines
+    }
+
+    /// The occupancy of `file` by `color` (bit = rank).
+    #[inline]
+    pub(crate) fn file_of(&self, color: Color, file: usize) -> u32 {
+        self.lines[color.index()][file & 15] as u32
+    }
+
+    /// The occupancy of `rank` by `color` (bit = file).
+    #[inline]
+    pub(crate) fn rank_of(&self, color: Color, rank: usize) -> u32 {
+        self.lines[color.index()][RANK_LINES + (rank & 15)] as u32
     }
 
     /// The occupancy of `file`, both colours (bit = rank).
     #[inline]
     pub(crate) fn file_occ(&self, file: usize) -> u32 {
-        (self.files[0][file] | self.files[1][file]) as u32
+        self.file_of(Color::Red, file) | self.file_of(Color::Black, file)
     }
 
     /// The occupancy of `rank`, both colours (bit = file).
     #[inline]
     pub(crate) fn rank_occ(&self, rank: usize) -> u32 {
-        (self.ranks[0][rank] | self.ranks[1][rank]) as u32
+        self.rank_of(Color::Red, rank) | self.rank_of(Color::Black, rank)
     }
 
-    /// Adds or removes a piece of `color` on `sq` in the file and rank occupancies.
+    /// Adds or removes the piece `code` on square index `s` in the file and rank
+    /// occupancies.
     #[inline]
-    fn toggle_lines(&mut self, color: Color, sq: Square) {
-        let (f, r) = file_rank(sq.index());
-        self.files[color.index()][f] ^= 1 << r;
-        self.ranks[color.index()][r] ^= 1 << f;
+    fn toggle_lines(&mut self, code: u8, s: usize) {
+        let b = LINE_BITS[s & 127];
+        let lines = &mut self.lines[(code >> 4) as usize & 1];
+        lines[b.file as usize & 31] ^= b.file_bit;
+        lines[b.rank as usize & 31] ^= b.rank_bit;
     }
 
-    /// The bitboard and line changes of `piece` moving `from` -> `to` and capturing
-    /// `captured`: all toggles, so the same call makes and takes back the move.
+    /// The set and line changes of the piece `code` moving `from` -> `to` and capturing
+    /// `captured` (0 for none): all toggles, so the same call makes and takes back the move.
     #[inline]
-    fn toggle_move(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
-        self.roles[piece.color.index()][piece.role.index()] ^=
-            (1 << from.index()) | (1 << to.index());
-        self.toggle_lines(piece.color, from);
-        self.toggle_lines(piece.color, to);
-        if let Some(c) = captured {
-            self.roles[c.color.index()][c.role.index()] ^= 1 << to.index();
-            self.toggle_lines(c.color, to);
+    fn toggle_move(&mut self, code: u8, from: usize, to: usize, captured: u8) {
+        self.roles[row(code)] ^= BIT[from & 127] | BIT[to & 127];
+        self.toggle_lines(code, from);
+        self.toggle_lines(code, to);
+        if captured != 0 {
+            self.roles[row(captured)] ^= BIT[to & 127];
+            self.toggle_lines(captured, to);
         }
     }
 
-    /// `piece` moves `from` -> `to`, capturing `captured` if any.
+    /// The piece on `from` moves to `to`, capturing what stands there; returns the codes of
+    /// the piece moved and of the piece captured (0 for none).
     #[inline]
-    pub(crate) fn make(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
-        self.mailbox[to.index()] = self.mailbox[from.index()];
-        self.mailbox[from.index()] = 0;
-        self.toggle_move(piece, from, to, captured);
+    pub(crate) fn make(&mut self, from: usize, to: usize) -> (u8, u8) {
+        let code = self.mailbox[from];
+        let captured = self.mailbox[to];
+        self.mailbox[to] = code;
+        self.mailbox[from] = 0;
+        self.toggle_move(code, from, to, captured);
+        (code, captured)
     }
 
-    /// Takes back [`Board::make`] with the same arguments.
+    /// Takes back [`Board::make`] of a move `from` -> `to` that captured `captured`.
     #[inline]
-    pub(crate) fn unmake(
-        &mut self,
-        piece: Piece,
-        from: Square,
-        to: Square,
-        captured: Option<Piece>,
-    ) {
-        self.mailbox[from.index()] = self.mailbox[to.index()];
-        self.mailbox[to.index()] = captured.map_or(0, |c| flag(c.color) | c.role.index() as u8);
-        self.toggle_move(piece, from, to, captured);
+    pub(crate) fn unmake(&mut self, from: usize, to: usize, captured: u8) {
+        let code = self.mailbox[to];
+        self.mailbox[from] = code;
+        self.mailbox[to] = captured;
+        self.toggle_move(code, from, to, captured);
     }
 }
 
@@ -111,9 +203,8 @@ impl Default for Board {
         mailbox[90] = WALL;
         Board {
             mailbox,
-            roles: [[0; 7]; 2],
-            files: [[0; 9]; 2],
-            ranks: [[0; 10]; 2],
+            roles: [0; ROWS],
+            lines: [[0; 32]; 2],
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The default evaluator: tapered material and piece-square tables kept incrementally, plus
 //! general safety, mobility, pawn structure and endgame knowledge computed per call.
 
-use crate::board::Board;
+use crate::board::{code, row, Board, ROWS};
 use crate::geometry::Geometry;
 use crate::params::EvalParams;
 use crate::{terms, Evaluator, Score};
@@ -29,40 +29,54 @@ pub(crate) const fn eg_of(s: i32) -> i32 {
     (s.wrapping_add(0x8000) >> 16) as i16 as i32
 }
 
-/// Tables derived from [`EvalParams`] once, shared read-only by every clone.
+/// What a piece standing on a square adds to the incremental state.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OnSquare {
+    /// Its Zobrist key ([`piece_key`]), so that the hooks follow the position's key.
+    key: u64,
+    /// Packed material + table value, red's view.
+    psq: i32,
+}
+
+/// Tables derived from [`EvalParams`] once, shared read-only by every clone. Indexed by the
+/// table row of a mailbox code ([`row`]), so that the hooks need not decode pieces.
 #[derive(Debug)]
 pub(crate) struct Tables {
     pub(crate) params: EvalParams,
-    /// Packed material + table value per piece index (`Piece::index`) and square, red's view.
-    pub(crate) psq: [[i32; 90]; 14],
-    /// Phase weight per piece index.
-    pub(crate) phase: [i32; 14],
-    /// Middlegame material per piece index, red's view (negative for black).
-    pub(crate) material: [i32; 14],
+    /// Per row and square.
+    on_square: [[OnSquare; 90]; ROWS],
+    /// Phase weight per row.
+    phase: [i32; ROWS],
+    /// Middlegame material per row, red's view (negative for black).
+    material: [i32; ROWS],
     pub(crate) full_phase: i32,
 }
 
 impl Tables {
     fn new(params: EvalParams) -> Tables {
-        let mut psq = [[0; 90]; 14];
-        let mut phase = [0; 14];
-        let mut material = [0; 14];
+        let mut on_square = [[OnSquare::default(); 90]; ROWS];
+        let mut phase = [0; ROWS];
+        let mut material = [0; ROWS];
         for color in Color::ALL {
             for role in Role::ALL {
                 let p = Piece::new(color, role);
-                phase[p.index()] = params.phase_weight[role.index()];
+                let r = row(code(p));
+                phase[r] = params.phase_weight[role.index()];
                 let m = params.material[role.index()][0];
-                material[p.index()] = if color == Color::Red { m } else { -m };
+                material[r] = if color == Color::Red { m } else { -m };
                 for sq in Square::all() {
                     let [mg, eg] = params.piece_square(color, role, sq);
-                    psq[p.index()][sq.index()] = pack(mg, eg);
+                    on_square[r][sq.index()] = OnSquare {
+                        key: piece_key(p, sq),
+                        psq: pack(mg, eg),
+                    };
                 }
             }
         }
         let full_phase = params.full_phase().max(1);
         Tables {
             params,
-            psq,
+            on_square,
             phase,
             material,
             full_phase,
@@ -106,18 +120,48 @@ pub struct DefaultEvaluator {
     geometry: &'static Geometry,
     /// Scores already computed, by Zobrist key: `key's high half << 32 | score as u32`.
     cache: Box<[u64]>,
-    /// Middlegame material, red's view (for trading down when ahead).
-    material: i32,
+    /// Material, tables, phase and key, kept in O(1) per move.
+    inc: Incremental,
     /// Mailbox, bitboards by colour and role, file and rank occupancy by colour.
     board: Board,
+    /// One entry per move made through the hooks and not yet taken back, a ring indexed by
+    /// `depth` modulo its size: deeper lines overwrite old entries, which the checks in
+    /// [`Evaluator::unmake_move`] then refuse (the state is rebuilt when next needed).
+    undo: Box<[Undo; UNDO_SIZE]>,
+    /// Moves made through the hooks and not yet taken back (wrapping).
+    depth: usize,
+    /// Whether the state describes any position yet.
+    valid: bool,
+}
+
+/// The part of the state that the hooks update by table lookups.
+#[derive(Clone, Copy, Debug, Default)]
+struct Incremental {
+    /// Zobrist key of the position the state describes.
+    key: u64,
     /// Packed material + tables, red's view.
     psq: i32,
     /// Current phase (sum of phase weights of the pieces on the board).
     phase: i32,
-    /// Zobrist key of the position the incremental state describes.
-    key: u64,
-    /// Whether the state describes any position yet.
-    valid: bool,
+    /// Middlegame material, red's view (for trading down when ahead).
+    material: i32,
+}
+
+/// Entries of the ring of [`Undo`]s (a power of two, above any search depth).
+const UNDO_SIZE: usize = 256;
+
+/// What [`Evaluator::unmake_move`] needs to take a move back without recomputing anything.
+#[derive(Clone, Copy, Debug, Default)]
+struct Undo {
+    /// The state before the move.
+    before: Incremental,
+    /// The key after it: the state must still be there when the move is taken back.
+    after_key: u64,
+    /// The move as the hook made it on the evaluator's board.
+    from: u8,
+    to: u8,
+    /// The mailbox code of the piece captured, 0 for none.
+    captured: u8,
 }
 
 /// The largest swing, in centipawns, that the positional terms (everything but material,
@@ -132,16 +176,10 @@ pub const LAZY_MARGIN: i32 = 450;
 /// states in tests.
 fn board_digest(b: &Board) -> u128 {
     const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
-    let lines = b
-        .files
-        .iter()
-        .flatten()
-        .chain(b.ranks.iter().flatten())
-        .copied();
+    let lines = b.lines().iter().flatten().copied();
     let mailbox = b.mailbox.iter().map(|&code| code as u16);
-    b.roles
+    b.role_sets()
         .iter()
-        .flatten()
         .copied()
         .chain(lines.chain(mailbox).map(u128::from))
         .fold(0u128, |d, x| d.wrapping_mul(K) ^ x)
@@ -154,9 +192,9 @@ impl fmt::Debug for DefaultEvaluator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DefaultEvaluator")
             .field("params", &self.tables.params)
-            .field("psq", &[mg_of(self.psq), eg_of(self.psq)])
-            .field("phase", &self.phase)
-            .field("key", &self.key)
+            .field("psq", &[mg_of(self.inc.psq), eg_of(self.inc.psq)])
+            .field("phase", &self.inc.phase)
+            .field("key", &self.inc.key)
             .finish_non_exhaustive()
     }
 }
@@ -208,11 +246,10 @@ impl DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
             geometry: Geometry::get(),
             cache: vec![0; CACHE_SIZE].into_boxed_slice(),
-            material: 0,
+            inc: Incremental::default(),
             board: Board::default(),
-            psq: 0,
-            phase: 0,
-            key: 0,
+            undo: Box::new([Undo::default(); UNDO_SIZE]),
+            depth: 0,
             valid: false,
         }
     }
@@ -238,7 +275,7 @@ impl DefaultEvaluator {
     /// (for tests: after the hooks were called in step with the moves, this holds and the
     /// state equals a fresh one; see [`DefaultEvaluator::state_from_scratch`]).
     pub fn in_step_with(&self, pos: &Position) -> bool {
-        self.valid && self.key == pos.key()
+        self.valid && self.inc.key == pos.key()
     }
 
     /// The incremental state as it stands — the material and tables `[mg, eg]` (red's view),
@@ -246,9 +283,9 @@ impl DefaultEvaluator {
     /// bitboards — without bringing it up to date.
     pub fn state(&self) -> ([i32; 2], i32, i32, u128) {
         (
-            [mg_of(self.psq), eg_of(self.psq)],
-            self.phase,
-            self.material,
+            [mg_of(self.inc.psq), eg_of(self.inc.psq)],
+            self.inc.phase,
+            self.inc.material,
             board_digest(&self.board),
         )
     }
@@ -256,7 +293,12 @@ impl DefaultEvaluator {
     /// The incremental state computed from scratch for `pos` (what [`DefaultEvaluator::state`]
     /// must equal after the hooks followed the moves to `pos`).
     pub fn state_from_scratch(&self, pos: &Position) -> ([i32; 2], i32, i32, u128) {
-        let (psq, phase, material) = self.scratch(pos);
+        let Incremental {
+            psq,
+            phase,
+            material,
+            ..
+        } = self.scratch(pos);
         (
             [mg_of(psq), eg_of(psq)],
             phase,
@@ -265,22 +307,26 @@ impl DefaultEvaluator {
         )
     }
 
-    /// The incremental part (material and tables, packed) and phase, computed from scratch.
-    fn scratch(&self, pos: &Position) -> (i32, i32, i32) {
-        let mut psq = 0i32;
-        let mut phase = 0;
-        let mut material = 0;
+    /// The incremental part (material and tables, packed, phase, key), computed from
+    /// scratch.
+    fn scratch(&self, pos: &Position) -> Incremental {
+        let t = &*self.tables;
+        let mut inc = Incremental {
+            key: pos.key(),
+            ..Incremental::default()
+        };
         for (sq, p) in pos.all_pieces() {
-            psq = psq.wrapping_add(self.tables.psq[p.index()][sq.index()]);
-            phase += self.tables.phase[p.index()];
-            material += self.tables.material[p.index()];
+            let r = row(code(p));
+            inc.psq = inc.psq.wrapping_add(t.on_square[r][sq.index()].psq);
+            inc.phase += t.phase[r];
+            inc.material += t.material[r];
         }
-        (psq, phase, material)
+        inc
     }
 
     #[inline]
     fn sync(&mut self, pos: &Position) {
-        if !self.valid || self.key != pos.key() {
+        if !self.valid || self.inc.key != pos.key() {
             self.reset(pos);
         }
     }
@@ -298,11 +344,11 @@ impl DefaultEvaluator {
         self.sync(pos);
         let t = &*self.tables;
         let (terms_mg, terms_eg) = terms::positional(pos, &t.params, self.geometry, &self.board);
-        let phase = self.phase.min(t.full_phase);
-        let mg = mg_of(self.psq) + terms_mg;
-        let eg = eg_of(self.psq) + terms_eg;
+        let phase = self.inc.phase.min(t.full_phase);
+        let mg = mg_of(self.inc.psq) + terms_mg;
+        let eg = eg_of(self.inc.psq) + terms_eg;
         let mut blended = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
-        blended += terms::trade_bonus(self.material, &t.params, phase, t.full_phase);
+        blended += terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase);
         let scale = terms::endgame_scale(pos, blended);
         let red = blended * scale / 64;
         let stm = match pos.side_to_move() {
@@ -310,8 +356,8 @@ impl DefaultEvaluator {
             Color::Black => -red,
         };
         Trace {
-            psq_mg: mg_of(self.psq),
-            psq_eg: eg_of(self.psq),
+            psq_mg: mg_of(self.inc.psq),
+            psq_eg: eg_of(self.inc.psq),
             terms_mg,
             terms_eg,
             phase,
@@ -361,10 +407,10 @@ impl Evaluator for DefaultEvaluator {
         }
         self.sync(pos);
         let t = &*self.tables;
-        let phase = self.phase.min(t.full_phase);
-        let lazy = (mg_of(self.psq) * phase + eg_of(self.psq) * (t.full_phase - phase))
+        let phase = self.inc.phase.min(t.full_phase);
+        let lazy = (mg_of(self.inc.psq) * phase + eg_of(self.inc.psq) * (t.full_phase - phase))
             / t.full_phase
-            + terms::trade_bonus(self.material, &t.params, phase, t.full_phase);
+            + terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase);
         // The full score, red's view, lies in [lo, hi] (+1 for the rounding of the blend).
         let lo = (lazy - LAZY_MARGIN - 1).min(0);
         let hi = (lazy + LAZY_MARGIN + 1).max(0);
@@ -385,86 +431,74 @@ impl Evaluator for DefaultEvaluator {
     }
 
     fn reset(&mut self, pos: &Position) {
-        let (psq, phase, material) = self.scratch(pos);
-        self.psq = psq;
-        self.phase = phase;
-        self.material = material;
+        self.inc = self.scratch(pos);
         self.board = Board::from_position(pos);
-        self.key = pos.key();
+        self.depth = 0;
         self.valid = true;
     }
 
+    /// Table lookups on the evaluator's own board (the key check makes it the board of
+    /// `pos`), the state before the move saved for [`Evaluator::unmake_move`].
     #[inline]
     fn make_move(&mut self, pos: &Position, m: Move) {
         self.sync(pos);
-        let (from, to) = (m.from(), m.to());
-        let Some(piece) = pos.piece_at(from) else {
+        let (from, to) = (m.from().index(), m.to().index());
+        if self.board.mailbox[from] == 0 {
             // Not a move of this position: leave the state to be rebuilt when needed.
             self.valid = false;
             return;
-        };
-        let t = &*self.tables;
-        let pi = piece.index();
-        let mut psq = self
-            .psq
-            .wrapping_add(t.psq[pi][to.index()])
-            .wrapping_sub(t.psq[pi][from.index()]);
-        let mut key = pos.key() ^ piece_key(piece, from) ^ piece_key(piece, to) ^ side_key();
-        let captured = pos.piece_at(to);
-        if let Some(captured) = captured {
-            psq = psq.wrapping_sub(t.psq[captured.index()][to.index()]);
-            self.phase -= t.phase[captured.index()];
-            self.material -= t.material[captured.index()];
-            key ^= piece_key(captured, to);
         }
-        self.board.make(piece, from, to, captured);
-        self.psq = psq;
-        self.key = key;
+        let t = &*self.tables;
+        let before = self.inc;
+        let (piece, captured) = self.board.make(from, to);
+        let on = &t.on_square[row(piece)];
+        let mut inc = before;
+        inc.key ^= on[from].key ^ on[to].key ^ side_key();
+        inc.psq = inc.psq.wrapping_add(on[to].psq).wrapping_sub(on[from].psq);
+        if captured != 0 {
+            let r = row(captured);
+            inc.key ^= t.on_square[r][to].key;
+            inc.psq = inc.psq.wrapping_sub(t.on_square[r][to].psq);
+            inc.phase -= t.phase[r];
+            inc.material -= t.material[r];
+        }
+        self.undo[self.depth % UNDO_SIZE] = Undo {
+            before,
+            after_key: inc.key,
+            from: from as u8,
+            to: to as u8,
+            captured,
+        };
+        self.depth = self.depth.wrapping_add(1);
+        self.inc = inc;
     }
 
+    /// Restores the state saved by [`Evaluator::make_move`] when the state is still the one
+    /// that move left and `pos` the position it was made from; else the state is marked out
+    /// of step (and rebuilt when next needed).
     #[inline]
-    fn unmake_move(&mut self, pos: &Position, m: Move) {
-        let (from, to) = (m.from(), m.to());
-        let Some(piece) = pos.piece_at(from) else {
+    fn unmake_move(&mut self, pos: &Position, _m: Move) {
+        self.depth = self.depth.wrapping_sub(1);
+        let u = &self.undo[self.depth % UNDO_SIZE];
+        if self.valid && self.inc.key == u.after_key && u.before.key == pos.key() {
+            self.board
+                .unmake(u.from as usize, u.to as usize, u.captured);
+            self.inc = u.before;
+        } else {
             self.valid = false;
-            return;
-        };
-        let t = &*self.tables;
-        let pi = piece.index();
-        let mut after = pos.key() ^ piece_key(piece, from) ^ piece_key(piece, to) ^ side_key();
-        let captured = pos.piece_at(to);
-        if let Some(c) = captured {
-            after ^= piece_key(c, to);
         }
-        if !self.valid || self.key != after {
-            // Out of step (the hooks were not called in pairs): rebuild lazily.
-            self.valid = false;
-            return;
-        }
-        let mut psq = self
-            .psq
-            .wrapping_sub(t.psq[pi][to.index()])
-            .wrapping_add(t.psq[pi][from.index()]);
-        if let Some(c) = captured {
-            psq = psq.wrapping_add(t.psq[c.index()][to.index()]);
-            self.phase += t.phase[c.index()];
-            self.material += t.material[c.index()];
-        }
-        self.board.unmake(piece, from, to, captured);
-        self.psq = psq;
-        self.key = pos.key();
     }
 
     #[inline]
     fn make_null(&mut self, pos: &Position) {
         self.sync(pos);
-        self.key ^= side_key();
+        self.inc.key ^= side_key();
     }
 
     #[inline]
     fn unmake_null(&mut self, pos: &Position) {
-        if self.valid && self.key == pos.key() ^ side_key() {
-            self.key = pos.key();
+        if self.valid && self.inc.key == pos.key() ^ side_key() {
+            self.inc.key = pos.key();
         } else {
             self.valid = false;
         }

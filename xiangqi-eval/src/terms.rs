@@ -171,27 +171,24 @@ fn counts<const RED: bool>(
     } else {
         (Color::Black, Color::Red)
     };
-    let roles = &board.roles[us.index()];
     let mut c = Counts::default();
 
     // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
     // first piece each way, for a cannon the second), read off the enemy's line occupancy.
-    let enemy_files = &board.files[them.index()];
-    let enemy_ranks = &board.ranks[them.index()];
     let lines = |s: usize| {
         let (f, r) = file_rank(s);
         let along_rank = geo.along_rank(f, board.rank_occ(r));
         let along_file = geo.along_file(r, board.file_occ(f));
-        let enemy = (enemy_ranks[r] as u32, enemy_files[f] as u32);
+        let enemy = (board.rank_of(them, r), board.file_of(them, f));
         (along_rank, along_file, enemy)
     };
-    for s in Squares::of(roles[Role::Chariot.index()]) {
+    for s in Squares::of(board.pieces(us, Role::Chariot)) {
         let (rank, file, (enemy_rank, enemy_file)) = lines(s);
         let mob =
             rank.quiet() + file.quiet() + rank.first_in(enemy_rank) + file.first_in(enemy_file);
         c.chariot_mobility += mob as i32 - p.chariot_mobility_base;
     }
-    for s in Squares::of(roles[Role::Cannon.index()]) {
+    for s in Squares::of(board.pieces(us, Role::Cannon)) {
         let (rank, file, (enemy_rank, enemy_file)) = lines(s);
         let mob =
             rank.quiet() + file.quiet() + rank.second_in(enemy_rank) + file.second_in(enemy_file);
@@ -202,7 +199,7 @@ fn counts<const RED: bool>(
     // missing leg is empty with both targets off the board).
     let mb = &board.mailbox;
     let own_flag = flag(us);
-    for s in Squares::of(roles[Role::Horse.index()]) {
+    for s in Squares::of(board.pieces(us, Role::Horse)) {
         let mut mob = 0;
         for &[leg, t1, t2] in &geo.horse[s] {
             let free = mb[leg as usize] == 0;
@@ -216,7 +213,7 @@ fn counts<const RED: bool>(
 
     // Pawns across the river: connected pairs (counted once, by the lower file) and pawns at
     // the enemy palace when its advisors are gone.
-    let pawns = roles[Role::Pawn.index()];
+    let pawns = board.pieces(us, Role::Pawn);
     let (crossed, crossed_half) = if RED {
         (pawns & !RED_HALF, (pawns >> 45) as u64)
     } else {
@@ -240,9 +237,9 @@ fn counts<const RED: bool>(
     c.missing_elephant_chariots = missing_ele * chariots;
     king_lines::<RED>(pos, geo, board, chariots > 0, &mut c);
 
-    let attackers = roles[Role::Chariot.index()]
-        | roles[Role::Cannon.index()]
-        | roles[Role::Horse.index()]
+    let attackers = board.pieces(us, Role::Chariot)
+        | board.pieces(us, Role::Cannon)
+        | board.pieces(us, Role::Horse)
         | crossed;
     // The zone lies in ranks 0–3 or 6–9: shifted into 64 bits.
     let zone_shift = if RED { 54 } else { 0 };

@@ -294,6 +294,72 @@ proptest! {
     }
 }
 
+proptest! {
+    /// A search-like walk (down a random move or back up), each hook call skipped when its
+    /// bit in `skips` is set: the evaluator must notice whenever it is out of step, so that
+    /// every score equals a fresh evaluator's.
+    #[test]
+    fn skipped_hooks_never_give_a_wrong_score(
+        steps in prop::collection::vec((any::<u16>(), any::<bool>()), 1..300),
+        skips in any::<u64>(),
+    ) {
+        let mut pos = Position::startpos();
+        let mut eval = DefaultEvaluator::new();
+        eval.set_cache_size(0);
+        eval.reset(&pos);
+        let mut stack = Vec::new();
+        for (i, &(c, down)) in steps.iter().enumerate() {
+            let call = skips >> (i % 64) & 1 == 0;
+            if down || stack.is_empty() {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[c as usize % moves.len()];
+                if call {
+                    eval.make_move(&pos, m);
+                }
+                stack.push((m, pos.make_move(m)));
+            } else if let Some((m, undo)) = stack.pop() {
+                pos.unmake_move(m, undo);
+                if call {
+                    eval.unmake_move(&pos, m);
+                }
+            }
+            let fresh = DefaultEvaluator::new().evaluate(&pos);
+            prop_assert_eq!(eval.evaluate(&pos), fresh, "at {}", pos.fen());
+        }
+    }
+}
+
+/// A line longer than the evaluator's record of moves to take back (so that the oldest
+/// records are overwritten; the horses shuffle, so positions recur), followed with the hooks
+/// all the way down and back.
+#[test]
+fn long_lines_are_followed_back() {
+    let mut pos = Position::startpos();
+    let mut eval = DefaultEvaluator::new();
+    eval.set_cache_size(0);
+    eval.reset(&pos);
+    let mut stack = Vec::new();
+    let shuffle = [
+        "h0g2", "h9g7", "g2h0", "g7h9", "b0c2", "b9c7", "c2b0", "c7b9",
+    ];
+    for text in shuffle.iter().cycle().take(601) {
+        let m = pos.parse_uci(text).unwrap();
+        eval.make_move(&pos, m);
+        stack.push((m, pos.make_move(m)));
+        assert!(eval.in_step_with(&pos));
+    }
+    while let Some((m, undo)) = stack.pop() {
+        pos.unmake_move(m, undo);
+        eval.unmake_move(&pos, m);
+        let fresh = DefaultEvaluator::new().evaluate(&pos);
+        assert_eq!(eval.evaluate(&pos), fresh, "at {}", pos.fen());
+        assert_eq!(eval.state(), eval.state_from_scratch(&pos));
+    }
+}
+
 /// `Setup` is used above only through `to_setup`; make sure an emptied board with two
 /// generals is also handled (the smallest endgame).
 #[test]
