@@ -16,8 +16,9 @@
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, HORSE_ATTACKERS,
-    HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_SPREAD_HIGH,
+    FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS,
+    PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -81,6 +82,56 @@ fn scan(occ: u16, p: u32, width: u32) -> LineScan {
         first_down,
         second_down,
     }
+}
+
+/// The danger points on one line through our general at position `p` (see
+/// [`Position::danger_squares`]), as a mask of the line: in each direction, the points up to
+/// and including the farthest of the first three pieces that is an attacker (its code's bit
+/// set in `attackers`). `at(q)` is the code of the piece at position `q` of the line.
+#[inline(always)]
+fn line_danger(occ: u16, p: u32, attackers: u16, at: impl Fn(usize) -> u8) -> u16 {
+    let hit = |b: u16| b != 0 && (attackers >> at(bit_index(b))) & 1 != 0;
+    let above_mask = !((2u16 << p) - 1);
+    let below_mask = (1u16 << p) - 1;
+    // Upward: lowest bits first.
+    let above = occ & above_mask;
+    let b1 = above & above.wrapping_neg();
+    let rest = above ^ b1;
+    let b2 = rest & rest.wrapping_neg();
+    let rest = rest ^ b2;
+    let b3 = rest & rest.wrapping_neg();
+    let mut mask = 0;
+    let far = if hit(b3) {
+        b3
+    } else if hit(b2) {
+        b2
+    } else if hit(b1) {
+        b1
+    } else {
+        0
+    };
+    if far != 0 {
+        mask |= ((far << 1) - 1) & above_mask;
+    }
+    // Downward: highest bits first.
+    let below = occ & below_mask;
+    let b1 = highest_bit(below);
+    let rest = below ^ b1;
+    let b2 = highest_bit(rest);
+    let b3 = highest_bit(rest ^ b2);
+    let far = if hit(b3) {
+        b3
+    } else if hit(b2) {
+        b2
+    } else if hit(b1) {
+        b1
+    } else {
+        0
+    };
+    if far != 0 {
+        mask |= below_mask & !(far - 1);
+    }
+    mask
 }
 
 #[inline(always)]
@@ -352,15 +403,20 @@ impl Position {
             let from_sensitive = (danger >> from) & 1 != 0;
             if piece == king_code || from_sensitive || (role != 4 && role != 5) {
                 // The general, pieces that may expose it, and the short-range pieces: one by one.
-                self.piece_moves::<ALL>(from, piece, &mut |to| {
-                    let ok = if piece == king_code {
-                        !self.king_attacked_after(us, from, to, to)
-                    } else {
-                        !(from_sensitive || (danger >> to) & 1 != 0)
-                            || !self.king_attacked_after(us, from, to, ksq)
-                    };
-                    n += ok as usize;
-                });
+                self.piece_moves::<ALL>(
+                    from,
+                    piece,
+                    self.by_color[code_color(piece) ^ 1],
+                    &mut |to| {
+                        let ok = if piece == king_code {
+                            !self.king_attacked_after(us, from, to, to)
+                        } else {
+                            !(from_sensitive || (danger >> to) & 1 != 0)
+                                || !self.king_attacked_after(us, from, to, ksq)
+                        };
+                        n += ok as usize;
+                    },
+                );
                 continue;
             }
             // A chariot or cannon that cannot expose the general: its quiet moves can only be
@@ -407,7 +463,12 @@ impl Position {
             return false;
         }
         let mut found = false;
-        self.piece_moves::<ALL>(from, piece, &mut |t| found |= t == to);
+        self.piece_moves::<ALL>(
+            from,
+            piece,
+            self.by_color[code_color(piece) ^ 1],
+            &mut |t| found |= t == to,
+        );
         found && self.is_safe(from, to, piece)
     }
 
@@ -427,7 +488,13 @@ impl Position {
     /// (empty points and enemy pieces; only enemy pieces for `CAPTURES`, only empty points
     /// for `QUIETS`).
     #[inline(always)]
-    fn piece_moves<const KIND: u8>(&self, from: usize, piece: u8, emit: &mut impl FnMut(usize)) {
+    fn piece_moves<const KIND: u8>(
+        &self,
+        from: usize,
+        piece: u8,
+        enemies: u128,
+        emit: &mut impl FnMut(usize),
+    ) {
         let us = code_color(piece);
         let mut step = |t: &Steps, blockable: bool| {
             for i in 0..t.len as usize {
@@ -444,8 +511,7 @@ impl Position {
             }
         };
         // For captures, a stepping piece with no enemy piece on any destination is skipped
-        // at once (most are).
-        let enemies = self.by_color[us ^ 1];
+        // at once (most are). `enemies` is the other side's pieces.
         let skip = |targets: u128| KIND == CAPTURES && targets & enemies == 0;
         match code_role(piece) {
             0 if !skip(KING_TARGETS[us][from]) => step(&KING_MOVES[us][from], false),
@@ -492,64 +558,26 @@ impl Position {
     #[inline(always)]
     fn danger_squares(&self, us: Color, ksq: usize) -> u128 {
         let them = us.other();
-        let chariot = code(them, Role::Chariot);
-        let cannon = code(them, Role::Cannon);
-        let king = code(them, Role::King);
+        // The codes of the pieces that attack along a line, as bits.
+        let on_rank: u16 = 1 << code(them, Role::Chariot) | 1 << code(them, Role::Cannon);
+        let on_file = on_rank | 1 << code(them, Role::King);
         let (kf, kr) = (ksq % 9, ksq / 9);
-        let mut danger = 0u128;
-        // (occupancy of the line, position of the general on it, step between squares,
-        // square of position 0, whether this is the file)
-        let lines = [
-            (self.rank_occ[kr], kf as u32, 1usize, kr * 9, false),
-            (self.file_occ[kf], kr as u32, 9usize, kf, true),
-        ];
-        for (occ, p, step, base, is_file) in lines {
-            let above = occ & !((2u16 << p) - 1);
-            let below = occ & ((1u16 << p) - 1);
-            // Upward: lowest bits first.
-            let mut bits = above;
-            let mut far = None;
-            for _ in 0..3 {
-                if bits == 0 {
-                    break;
+        let rank = line_danger(self.rank_occ[kr], kf as u32, on_rank, |q| {
+            self.board[kr * 9 + q]
+        });
+        let file = line_danger(self.file_occ[kf], kr as u32, on_file, |q| {
+            self.board[q * 9 + kf]
+        });
+        let mut danger = (rank as u128) << (kr * 9)
+            | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
+                << kf;
+        if self.counts[them.index()][Role::Horse.index()] != 0 {
+            let horse = code(them, Role::Horse);
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                if self.board[ha.to[i] as usize] == horse {
+                    danger |= 1u128 << ha.via[i];
                 }
-                let q = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let c = self.board[base + q * step];
-                if c == chariot || c == cannon || (is_file && c == king) {
-                    far = Some(q);
-                }
-            }
-            if let Some(q) = far {
-                for i in p as usize + 1..=q {
-                    danger |= 1u128 << (base + i * step);
-                }
-            }
-            // Downward: highest bits first.
-            let mut bits = below;
-            let mut far = None;
-            for _ in 0..3 {
-                if bits == 0 {
-                    break;
-                }
-                let q = 15 - bits.leading_zeros() as usize;
-                bits &= !(1 << q);
-                let c = self.board[base + q * step];
-                if c == chariot || c == cannon || (is_file && c == king) {
-                    far = Some(q);
-                }
-            }
-            if let Some(q) = far {
-                for i in q..p as usize {
-                    danger |= 1u128 << (base + i * step);
-                }
-            }
-        }
-        let horse = code(them, Role::Horse);
-        let ha = &HORSE_ATTACKERS[ksq];
-        for i in 0..ha.len as usize {
-            if self.board[ha.to[i] as usize] == horse {
-                danger |= 1u128 << ha.via[i];
             }
         }
         danger
@@ -588,38 +616,64 @@ impl Position {
         }
     }
 
-    /// The core generator: every legal move (or legal capture) of the side to move.
+    /// [`Position::king_attacked_after`] kept out of line, so that the generator's
+    /// per-move code stays small enough to inline (most moves need no test).
+    #[inline(never)]
+    fn exposes_general(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+        self.king_attacked_after(us, from, to, ksq)
+    }
+
+    /// [`Position::danger_squares`] as two 64-bit halves, out of line: computed at most
+    /// once per generation, and only when a move needs it.
+    #[inline(never)]
+    #[cold]
+    fn danger_halves(&self, us: Color, ksq: usize) -> [u64; 2] {
+        let d = self.danger_squares(us, ksq);
+        [d as u64, (d >> 64) as u64]
+    }
+
+    /// The core generator: every legal move (or legal capture, or quiet move) of the side
+    /// to move, pieces in square order.
     #[inline(always)]
     fn generate<const KIND: u8>(&self, emit: &mut impl FnMut(Move)) {
         let us = self.side;
         let ksq = self.kings[us.index()] as usize;
-        let danger = if self.is_check() {
-            u128::MAX
-        } else {
-            self.danger_squares(us, ksq)
-        };
         let king_code = code(us, Role::King);
-        let mut bits = self.by_color[us.index()];
-        while bits != 0 {
-            let from = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let piece = self.board[from];
-            let from_sq = Square::from_index_unchecked(from as u8);
-            if piece == king_code {
-                self.piece_moves::<KIND>(from, piece, &mut |to| {
-                    if !self.king_attacked_after(us, from, to, to) {
-                        emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));
+        let enemies = self.by_color[us.index() ^ 1];
+        // The danger squares as two 64-bit halves (bit tests without 128-bit shifts),
+        // computed when a move first needs them: most pieces have no capture at all.
+        let mut danger: Option<[u64; 2]> = if self.in_check {
+            Some([u64::MAX; 2])
+        } else {
+            None
+        };
+        let own = self.by_color[us.index()];
+        for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
+            let mut bits = half;
+            while bits != 0 {
+                let from = base + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let piece = self.board[from];
+                if piece == king_code {
+                    self.piece_moves::<KIND>(from, piece, enemies, &mut |to| {
+                        if !self.exposes_general(us, from, to, to) {
+                            emit(Move::from_distinct(from, to));
+                        }
+                    });
+                    continue;
+                }
+                self.piece_moves::<KIND>(from, piece, enemies, &mut |to| {
+                    let d = match danger {
+                        Some(d) => d,
+                        None => *danger.insert(self.danger_halves(us, ksq)),
+                    };
+                    let sensitive = (d[(from >> 6) & 1] >> (from & 63)) & 1 != 0
+                        || (d[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
+                    if !sensitive || !self.exposes_general(us, from, to, ksq) {
+                        emit(Move::from_distinct(from, to));
                     }
                 });
-                continue;
             }
-            let from_sensitive = (danger >> from) & 1 != 0;
-            self.piece_moves::<KIND>(from, piece, &mut |to| {
-                let sensitive = from_sensitive || (danger >> to) & 1 != 0;
-                if !sensitive || !self.king_attacked_after(us, from, to, ksq) {
-                    emit(Move::new(from_sq, Square::from_index_unchecked(to as u8)));
-                }
-            });
         }
     }
 }

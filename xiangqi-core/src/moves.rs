@@ -27,6 +27,18 @@ impl Move {
         }
     }
 
+    /// The move between two square indices the caller knows to differ (the generators):
+    /// no panic path. Equal indices give an unspecified move, never undefined behaviour.
+    #[inline(always)]
+    pub(crate) const fn from_distinct(from: usize, to: usize) -> Move {
+        debug_assert!(from != to);
+        let packed = from as u16 | (to as u16) << 7;
+        match NonZeroU16::new(packed) {
+            Some(v) => Move(v),
+            None => Move(NonZeroU16::MIN),
+        }
+    }
+
     /// The move from `from` to `to`, or `None` when the squares are equal.
     #[inline]
     pub const fn try_new(from: Square, to: Square) -> Option<Move> {

@@ -252,6 +252,28 @@ pub(crate) static ADVISOR_TARGETS: [[u128; 90]; 2] = targets2(&advisor_moves());
 pub(crate) static KING_TARGETS: [[u128; 90]; 2] = targets2(&king_moves());
 pub(crate) static PAWN_TARGETS: [[u128; 90]; 2] = targets2(&pawn_moves());
 
+/// A file's occupancy-style mask (bit `r` = rank `r`) spread onto the squares of file `a`
+/// (bit `r * 9`), in two halves of five ranks: `FILE_SPREAD_LOW[m & 31] |
+/// FILE_SPREAD_HIGH[m >> 5]`, shifted left by the file index, is the mask on that file.
+const fn file_spread(first_rank: usize) -> [u128; 32] {
+    let mut t = [0u128; 32];
+    let mut m = 0;
+    while m < 32 {
+        let mut r = 0;
+        while r < 5 {
+            if m >> r & 1 != 0 {
+                t[m] |= 1 << ((first_rank + r) * 9);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+pub(crate) static FILE_SPREAD_LOW: [u128; 32] = file_spread(0);
+pub(crate) static FILE_SPREAD_HIGH: [u128; 32] = file_spread(5);
+
 /// Whether a piece of `color` and role index `role` may ever stand on square `s`
 /// (advisors, elephants and generals have few points; pawns never stand behind their start).
 pub(crate) const fn reachable(color: usize, role: usize, s: usize) -> bool {
