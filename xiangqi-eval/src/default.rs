@@ -49,6 +49,8 @@ pub(crate) struct Tables {
     phase: [i32; ROWS],
     /// Middlegame material per row, red's view (negative for black).
     material: [i32; ROWS],
+    /// The positional terms' weights, packed.
+    weights: terms::Weights,
     pub(crate) full_phase: i32,
 }
 
@@ -74,11 +76,13 @@ impl Tables {
             }
         }
         let full_phase = params.full_phase().max(1);
+        let weights = terms::Weights::new(&params);
         Tables {
             params,
             on_square,
             phase,
             material,
+            weights,
             full_phase,
         }
     }
@@ -240,7 +244,8 @@ impl DefaultEvaluator {
     /// A default evaluator with the given parameters.
     ///
     /// Middlegame and endgame sums are packed in 16 bits each, so one side's material plus
-    /// tables must stay well within ±16,000 (the defaults are about 5,000).
+    /// tables must stay well within ±16,000 (the defaults are about 5,000), and so must the
+    /// positional terms.
     pub fn with_params(params: EvalParams) -> DefaultEvaluator {
         DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
@@ -343,7 +348,8 @@ impl DefaultEvaluator {
     fn full(&mut self, pos: &Position) -> Trace {
         self.sync(pos);
         let t = &*self.tables;
-        let (terms_mg, terms_eg) = terms::positional(pos, &t.params, self.geometry, &self.board);
+        let terms = terms::positional(pos, &t.params, &t.weights, self.geometry, &self.board);
+        let (terms_mg, terms_eg) = (mg_of(terms), eg_of(terms));
         let phase = self.inc.phase.min(t.full_phase);
         let mg = mg_of(self.inc.psq) + terms_mg;
         let eg = eg_of(self.inc.psq) + terms_eg;

@@ -4,74 +4,72 @@
 
 use std::sync::OnceLock;
 
-/// Marks "no such point" in the packed line entries.
-pub(crate) const NONE: u8 = 15;
-
 /// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
 pub(crate) const NO_LEG: u8 = 91;
 
-/// What a slider on point `i` of a line sees, packed in a `u32`: the number of empty points
-/// it reaches both ways (8 bits), then (4 bits each) the first and second occupied points
-/// toward higher indices, then toward lower ones (each [`NONE`] when there is none).
+/// The number of set bits of each 10-bit value (a line's points), since the build targets
+/// processors without a population count instruction.
+const POP: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// What a slider on point `i` of a line sees, as three sets of the line's points (bit =
+/// point, 10 bits each, packed in a `u32`): the empty points it reaches both ways (its quiet
+/// moves), the first occupied point each way (a chariot's captures) and the second (a
+/// cannon's captures).
 #[derive(Clone, Copy)]
 pub(crate) struct Line(u32);
 
 impl Line {
     /// The empty points reached along the line, both ways.
     #[inline]
-    pub(crate) fn quiet(self) -> u32 {
-        self.0 & 0xFF
+    fn quiet(self) -> u32 {
+        self.0 & 0x3FF
     }
-    /// How many of the first occupied points either way (a chariot's captures) are set in
-    /// `enemy`, the enemy's occupancy of the line. [`NONE`] is bit 15, never set in `enemy`.
+
+    /// The second occupied points either way, at most two.
     #[inline]
-    pub(crate) fn first_in(self, enemy: u32) -> u32 {
-        (enemy >> self.first_up() & 1) + (enemy >> self.first_down() & 1)
+    pub(crate) fn second(self) -> u32 {
+        self.0 >> 20
     }
-    /// How many of the second occupied points either way (a cannon's captures) are set in
-    /// `enemy`.
+
+    /// A chariot's moves along the line: the quiet ones and the first occupied points
+    /// either way that are set in `enemy`, the enemy's occupancy of the line.
     #[inline]
-    pub(crate) fn second_in(self, enemy: u32) -> u32 {
-        (enemy >> self.second_up() & 1) + (enemy >> self.second_down() & 1)
+    pub(crate) fn chariot_moves(self, enemy: u32) -> u32 {
+        POP[(self.quiet() | (self.0 >> 10) & enemy) as usize & 1023] as u32
     }
+
+    /// A cannon's moves along the line: the quiet ones and the second occupied points
+    /// either way that are set in `enemy`.
     #[inline]
-    pub(crate) fn first_up(self) -> u8 {
-        ((self.0 >> 8) & 15) as u8
-    }
-    #[inline]
-    pub(crate) fn second_up(self) -> u8 {
-        ((self.0 >> 12) & 15) as u8
-    }
-    #[inline]
-    pub(crate) fn first_down(self) -> u8 {
-        ((self.0 >> 16) & 15) as u8
-    }
-    #[inline]
-    pub(crate) fn second_down(self) -> u8 {
-        ((self.0 >> 20) & 15) as u8
+    pub(crate) fn cannon_moves(self, enemy: u32) -> u32 {
+        POP[(self.quiet() | self.second() & enemy) as usize & 1023] as u32
     }
 }
 
 fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
-    let scan = |step: isize| {
-        let mut quiet = 0u32;
-        let mut found = [NONE as u32; 2];
+    let mut entry = 0;
+    for step in [1isize, -1] {
         let mut n = 0;
         let mut j = i as isize + step;
         while j >= 0 && (j as usize) < len && n < 2 {
             if occ >> j & 1 == 1 {
-                found[n] = j as u32;
+                entry |= 1 << (j as u32 + 10 * (n + 1));
                 n += 1;
             } else if n == 0 {
-                quiet += 1;
+                entry |= 1 << j;
             }
             j += step;
         }
-        (quiet, found)
-    };
-    let (qu, [fu, su]) = scan(1);
-    let (qd, [fd, sd]) = scan(-1);
-    (qu + qd) | fu << 8 | su << 12 | fd << 16 | sd << 20
+    }
+    entry
 }
 
 /// The shared tables.

@@ -4,7 +4,8 @@
 //! symmetric by construction.
 
 use crate::board::{flag, Board, Squares};
-use crate::geometry::{file_rank, Geometry, NONE};
+use crate::default::pack;
+use crate::geometry::{file_rank, Geometry};
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 
@@ -87,74 +88,93 @@ struct Counts {
     zone_attackers: usize,
 }
 
-/// Safety, mobility and pawn terms, red's view, `(mg, eg)`.
+/// The weights of the positional terms, each packed as a middlegame and an endgame value
+/// ([`pack`]), so that a count is weighted by one multiplication for both.
+#[derive(Clone, Debug)]
+pub(crate) struct Weights {
+    /// The weights of [`Counts`]'s linear counts, in the order of [`Counts::linear`].
+    linear: [i32; LINEAR],
+    /// By the number of attackers in the zone around the enemy general (halved for the
+    /// endgame).
+    zone_attackers: [i32; 8],
+}
+
+/// The number of linear counts in [`Counts`].
+const LINEAR: usize = 16;
+
+impl Weights {
+    pub(crate) fn new(p: &EvalParams) -> Weights {
+        let pair = |w: [i32; 2]| pack(w[0], w[1]);
+        let both = |w: i32| pack(w, w);
+        Weights {
+            linear: [
+                pair(p.chariot_mobility),
+                pair(p.cannon_mobility),
+                pair(p.horse_mobility),
+                pair(p.horse_blocked_leg),
+                pair(p.connected_pawns),
+                both(p.pawn_near_palace_missing_advisor),
+                both(p.missing_advisor_vs_chariot),
+                both(p.missing_advisor_vs_horse),
+                both(p.missing_elephant_vs_cannon),
+                both(p.missing_elephant_vs_chariot),
+                both(p.open_king_file),
+                pair(p.empty_centre_cannon),
+                pair(p.central_cannon),
+                pair(p.chariot_facing_king),
+                pair(p.cannon_on_king_file),
+                pair(p.cannon_on_king_rank),
+            ],
+            zone_attackers: p.king_zone_attackers.map(|z| pack(z, z / 2)),
+        }
+    }
+}
+
+/// Safety, mobility and pawn terms, red's view, packed ([`pack`]): middlegame and endgame
+/// sums stay far inside 16 bits each, so packing changes nothing.
 pub(crate) fn positional(
     pos: &Position,
     p: &EvalParams,
+    w: &Weights,
     geo: &Geometry,
     board: &Board,
-) -> (i32, i32) {
+) -> i32 {
     // Each term is linear in its count, so red's weighted sum less black's is the weight
     // times red's count less black's.
     let red = counts::<true>(pos, p, geo, board);
     let black = counts::<false>(pos, p, geo, board);
-    let d = red.minus(&black);
-    let mut mg = 0;
-    let mut eg = 0;
-    for (weight, n) in [
-        (p.chariot_mobility, d.chariot_mobility),
-        (p.cannon_mobility, d.cannon_mobility),
-        (p.horse_mobility, d.horse_mobility),
-        (p.horse_blocked_leg, d.horse_blocked_legs),
-        (p.connected_pawns, d.connected_pawns),
-        (p.empty_centre_cannon, d.empty_centre_cannon),
-        (p.central_cannon, d.central_cannon),
-        (p.chariot_facing_king, d.chariot_facing_king),
-        (p.cannon_on_king_file, d.cannon_on_king_file),
-        (p.cannon_on_king_rank, d.cannon_on_king_rank),
-    ] {
-        mg += weight[0] * n;
-        eg += weight[1] * n;
+    let (r, b) = (red.linear(), black.linear());
+    let mut sum = 0i32;
+    for i in 0..LINEAR {
+        sum = sum.wrapping_add(w.linear[i].wrapping_mul(r[i] - b[i]));
     }
-    // Terms with one value for both halves.
-    let both = p.pawn_near_palace_missing_advisor * d.pawns_near_palace
-        + p.missing_advisor_vs_chariot * d.missing_advisor_chariots
-        + p.missing_advisor_vs_horse * d.missing_advisor_horses
-        + p.missing_elephant_vs_cannon * d.missing_elephant_cannons
-        + p.missing_elephant_vs_chariot * d.missing_elephant_chariots
-        + p.open_king_file * d.open_king_file;
-    // Not linear: a table by the number of attackers, halved for the endgame.
-    let zone = |c: &Counts| p.king_zone_attackers[c.zone_attackers];
-    mg += both + zone(&red) - zone(&black);
-    eg += both + zone(&red) / 2 - zone(&black) / 2;
-    (mg, eg)
+    // Not linear: a table by the number of attackers.
+    let zone = |c: &Counts| w.zone_attackers[c.zone_attackers & 7];
+    sum.wrapping_add(zone(&red)).wrapping_sub(zone(&black))
 }
 
 impl Counts {
-    /// The linear counts of `self` less those of `other` (the zone count is left at 0).
-    fn minus(&self, other: &Counts) -> Counts {
-        Counts {
-            chariot_mobility: self.chariot_mobility - other.chariot_mobility,
-            cannon_mobility: self.cannon_mobility - other.cannon_mobility,
-            horse_mobility: self.horse_mobility - other.horse_mobility,
-            horse_blocked_legs: self.horse_blocked_legs - other.horse_blocked_legs,
-            connected_pawns: self.connected_pawns - other.connected_pawns,
-            pawns_near_palace: self.pawns_near_palace - other.pawns_near_palace,
-            missing_advisor_chariots: self.missing_advisor_chariots
-                - other.missing_advisor_chariots,
-            missing_advisor_horses: self.missing_advisor_horses - other.missing_advisor_horses,
-            missing_elephant_cannons: self.missing_elephant_cannons
-                - other.missing_elephant_cannons,
-            missing_elephant_chariots: self.missing_elephant_chariots
-                - other.missing_elephant_chariots,
-            open_king_file: self.open_king_file - other.open_king_file,
-            empty_centre_cannon: self.empty_centre_cannon - other.empty_centre_cannon,
-            central_cannon: self.central_cannon - other.central_cannon,
-            chariot_facing_king: self.chariot_facing_king - other.chariot_facing_king,
-            cannon_on_king_file: self.cannon_on_king_file - other.cannon_on_king_file,
-            cannon_on_king_rank: self.cannon_on_king_rank - other.cannon_on_king_rank,
-            zone_attackers: 0,
-        }
+    /// The linear counts, in the order of [`Weights::linear`].
+    #[inline]
+    fn linear(&self) -> [i32; LINEAR] {
+        [
+            self.chariot_mobility,
+            self.cannon_mobility,
+            self.horse_mobility,
+            self.horse_blocked_legs,
+            self.connected_pawns,
+            self.pawns_near_palace,
+            self.missing_advisor_chariots,
+            self.missing_advisor_horses,
+            self.missing_elephant_cannons,
+            self.missing_elephant_chariots,
+            self.open_king_file,
+            self.empty_centre_cannon,
+            self.central_cannon,
+            self.chariot_facing_king,
+            self.cannon_on_king_file,
+            self.cannon_on_king_rank,
+        ]
     }
 }
 
@@ -184,14 +204,12 @@ fn counts<const RED: bool>(
     };
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
         let (rank, file, (enemy_rank, enemy_file)) = lines(s);
-        let mob =
-            rank.quiet() + file.quiet() + rank.first_in(enemy_rank) + file.first_in(enemy_file);
+        let mob = rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
         c.chariot_mobility += mob as i32 - p.chariot_mobility_base;
     }
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
         let (rank, file, (enemy_rank, enemy_file)) = lines(s);
-        let mob =
-            rank.quiet() + file.quiet() + rank.second_in(enemy_rank) + file.second_in(enemy_file);
+        let mob = rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
         c.cannon_mobility += mob as i32 - p.cannon_mobility_base;
     }
 
@@ -266,42 +284,64 @@ fn king_lines<const RED: bool>(
     };
     let mb = &board.mailbox;
     let (kf, kr) = file_rank(pos.king_square(them).index());
-    let fo = board.file_occ(kf);
-    let line = geo.along_file(kr, fo);
-    // Black's general walks down the board toward red, red's up.
-    let (first, second) = if RED {
-        (line.first_down(), line.second_down())
-    } else {
-        (line.first_up(), line.second_up())
-    };
-    let sq = |rank: u8| rank as usize * 9 + kf;
+    // From black's general the walk goes down the board toward red, from red's up.
+    let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
+    let on_file = |rank: usize| mb[rank * 9 + kf];
     let cannon = flag(us) | Role::Cannon as u8;
-    let our_cannon = |rank: u8| rank != NONE && mb[sq(rank)] == cannon;
-    if first == NONE {
-        c.open_king_file = has_chariot as i32;
-    } else if our_cannon(first) {
-        c.empty_centre_cannon = 1;
-    } else if our_cannon(second) {
-        c.central_cannon = 1;
-    } else if second != NONE {
-        let chariot = flag(us) | Role::Chariot as u8;
-        if mb[sq(second)] == chariot && mb[sq(first)] & flag(them) != 0 {
-            c.chariot_facing_king = 1;
-        } else {
-            let beyond = geo.along_file(second as usize, fo);
-            let third = if RED {
-                beyond.first_down()
+    let chariot = flag(us) | Role::Chariot as u8;
+    match (walk.next(), walk.next()) {
+        (None, _) => c.open_king_file = has_chariot as i32,
+        (Some(first), _) if on_file(first) == cannon => c.empty_centre_cannon = 1,
+        (Some(_), Some(second)) if on_file(second) == cannon => c.central_cannon = 1,
+        (Some(first), Some(second)) => {
+            if on_file(second) == chariot && on_file(first) & flag(them) != 0 {
+                c.chariot_facing_king = 1;
             } else {
-                beyond.first_up()
-            };
-            c.cannon_on_king_file = our_cannon(third) as i32;
+                let third = walk.next();
+                c.cannon_on_king_file = third.is_some_and(|t| on_file(t) == cannon) as i32;
+            }
         }
+        (Some(_), None) => {}
     }
-    let along = geo.along_rank(kf, board.rank_occ(kr));
-    for t in [along.second_up(), along.second_down()] {
-        if t != NONE && mb[kr * 9 + t as usize] == cannon {
+    let second = geo.along_rank(kf, board.rank_occ(kr)).second();
+    for t in Walk::<false>(second) {
+        if mb[kr * 9 + t] == cannon {
             c.cannon_on_king_rank += 1;
         }
+    }
+}
+
+/// The points of a line's occupancy (bit = point) one by one, toward lower points (`DOWN`)
+/// or higher ones.
+struct Walk<const DOWN: bool>(u32);
+
+impl<const DOWN: bool> Walk<DOWN> {
+    /// The occupied points of `occ` beyond point `from`, nearest first.
+    #[inline]
+    fn beyond(occ: u32, from: usize) -> Walk<DOWN> {
+        let below = (1u32 << from) - 1;
+        Walk(if DOWN {
+            occ & below
+        } else {
+            occ & !below & !(1 << from)
+        })
+    }
+}
+
+impl<const DOWN: bool> Iterator for Walk<DOWN> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let p = if DOWN {
+            31 - self.0.leading_zeros()
+        } else {
+            self.0.trailing_zeros()
+        };
+        self.0 ^= 1 << p;
+        Some(p as usize)
     }
 }
 
