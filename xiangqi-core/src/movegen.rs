@@ -147,6 +147,69 @@ impl Position {
         self.king_attacked_after(color, NO_SQ, NO_SQ, k)
     }
 
+    /// After a move of `piece` from `from` to `to` (already made on the board), is the
+    /// general of the side now to move attacked, given that it was not before the move?
+    /// Only the moved piece and the lines and horse legs through `from` and `to` can have
+    /// changed anything: a check is either given by the moved piece or discovered.
+    #[inline(always)]
+    pub(crate) fn gives_check_after(&self, from: usize, to: usize, piece: u8) -> bool {
+        let us = code_color(piece);
+        let ksq = self.kings[us ^ 1] as usize;
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let (ff, fr) = (from % 9, from / 9);
+        let (tf, tr) = (to % 9, to / 9);
+        let color = if us == 0 { Color::Red } else { Color::Black };
+        let chariot = code(color, Role::Chariot);
+        let cannon = code(color, Role::Cannon);
+        if fr == kr || tr == kr {
+            let r = scan(self.rank_occ[kr], kf as u32, 9);
+            for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+                if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
+                    return true;
+                }
+                if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
+                    return true;
+                }
+            }
+        }
+        if ff == kf || tf == kf {
+            let king = code(color, Role::King);
+            let f = scan(self.file_occ[kf], kr as u32, 10);
+            for (first, second) in [(f.first_up, f.second_up), (f.first_down, f.second_down)] {
+                if first != 0 {
+                    let p = self.board[bit_index(first) * 9 + kf];
+                    if p == chariot || p == king {
+                        return true;
+                    }
+                }
+                if second != 0 && self.board[bit_index(second) * 9 + kf] == cannon {
+                    return true;
+                }
+            }
+        }
+        let role = code_role(piece);
+        // A horse moved, or a horse's leg (a point diagonally next to the general) vacated.
+        if role == Role::Horse.index() || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1) {
+            let horse = code(color, Role::Horse);
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                if self.board[ha.to[i] as usize] == horse && self.board[ha.via[i] as usize] == EMPTY
+                {
+                    return true;
+                }
+            }
+        }
+        if role == Role::Pawn.index() {
+            let pa = &PAWN_ATTACKERS[us][ksq];
+            for i in 0..pa.len as usize {
+                if pa.to[i] as usize == to {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
     /// `from` to `to`? (`NO_SQ` for both: as things stand.) The board is not changed.
     #[inline(always)]
@@ -357,13 +420,13 @@ impl Position {
     /// The legal captures only (for quiescence search).
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<CAPTURES>(&mut |m| list.push(m));
+        self.captures_into(&mut list);
         list
     }
 
     /// Appends the legal captures to `list`.
     pub fn legal_captures_into(&self, list: &mut MoveList) {
-        self.generate::<CAPTURES>(&mut |m| list.push(m));
+        self.captures_into(list);
     }
 
     /// Appends the legal quiet moves (those that capture nothing) to `list`, in the order
@@ -611,6 +674,88 @@ impl Position {
                 };
                 if code_color(self.board[to]) != us {
                     emit(to);
+                }
+            }
+        }
+    }
+
+    /// The capture generator: what `generate::<CAPTURES>` gives, in the same order, written
+    /// out for the quiescence search's sake (no callbacks, the per-piece work hoisted, the
+    /// sliders' targets read straight off the line masks).
+    #[inline(always)]
+    fn captures_into(&self, list: &mut MoveList) {
+        let us = self.side;
+        let ui = us.index();
+        let ksq = self.kings[ui] as usize;
+        let enemies = self.by_color[ui ^ 1];
+        let mut danger = [u64::MAX; 2];
+        let mut danger_known = self.in_check;
+        // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
+        let mut legal = |from: usize, to: usize, king: bool| -> bool {
+            if king {
+                return !self.exposes_general(us, from, to, to);
+            }
+            if !danger_known {
+                danger = self.danger_halves(us, ksq);
+                danger_known = true;
+            }
+            let sensitive = (danger[(from >> 6) & 1] >> (from & 63)) & 1 != 0
+                || (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
+            !sensitive || !self.exposes_general(us, from, to, ksq)
+        };
+        let own = self.by_color[ui];
+        for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
+            let mut bits = half;
+            while bits != 0 {
+                let from = base + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let piece = self.board[from];
+                let (steps, blockable) = match code_role(piece) {
+                    0 if KING_TARGETS[ui][from] & enemies != 0 => (&KING_MOVES[ui][from], false),
+                    1 if ADVISOR_TARGETS[ui][from] & enemies != 0 => {
+                        (&ADVISOR_MOVES[ui][from], false)
+                    }
+                    2 if ELEPHANT_TARGETS[ui][from] & enemies != 0 => {
+                        (&ELEPHANT_MOVES[ui][from], true)
+                    }
+                    3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
+                    6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
+                    4 | 5 => {
+                        let (ff, fr) = (from % 9, from / 9);
+                        let r = scan(self.rank_occ[fr], ff as u32, 9);
+                        let f = scan(self.file_occ[ff], fr as u32, 10);
+                        let (ra, rb, fa, fb) = if code_role(piece) == 5 {
+                            (r.second_up, r.second_down, f.second_up, f.second_down)
+                        } else {
+                            (r.first_up, r.first_down, f.first_up, f.first_down)
+                        };
+                        for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
+                            if b != 0 {
+                                let to = if on_rank {
+                                    fr * 9 + bit_index(b)
+                                } else {
+                                    bit_index(b) * 9 + ff
+                                };
+                                if code_color(self.board[to]) != ui && legal(from, to, false) {
+                                    list.push(Move::from_distinct(from, to));
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let king = code_role(piece) == 0;
+                for i in 0..steps.len as usize {
+                    let to = steps.to[i] as usize;
+                    let target = self.board[to];
+                    if target != EMPTY
+                        && code_color(target) != ui
+                        && (!blockable || self.board[steps.via[i] as usize] == EMPTY)
+                        && legal(from, to, king)
+                    {
+                        list.push(Move::from_distinct(from, to));
+                    }
                 }
             }
         }

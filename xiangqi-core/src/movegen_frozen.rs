@@ -390,6 +390,36 @@ mod tests {
         assert_eq!(pos.count_legal_moves(), all.len(), "count of {pos:?}");
     }
 
+    /// Positions accepted with the side not to move in check: the check status must stay
+    /// exact through moves and null moves.
+    #[test]
+    fn check_status_in_positions_accepted_with_the_opponent_in_check() {
+        for fen in [
+            "3k5/9/9/9/9/9/9/9/9/3RK4 w - - 0 1",
+            "3k5/9/9/9/9/9/9/9/4A4/2CRK4 w - - 0 1",
+            "4k4/9/9/9/9/2n6/9/9/3p5/3K5 b - - 0 1",
+            "rnbakabnr/9/1c2R2c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1",
+        ] {
+            let start =
+                Position::from_fen_allowing(fen, crate::Problems::OPPONENT_IN_CHECK).unwrap();
+            assert!(start.frozen_is_attacked_king(start.side.other()), "{fen}");
+            compare(&start);
+            for m in start.frozen_moves(0) {
+                let mut pos = start.clone();
+                pos.make_move(m);
+                compare(&pos);
+                for m2 in pos.frozen_moves(0) {
+                    let mut p2 = pos.clone();
+                    p2.make_move(m2);
+                    compare(&p2);
+                }
+                let mut nulled = start.clone();
+                nulled.make_null();
+                assert_eq!(nulled.is_check(), nulled.frozen_is_check(), "{fen} null");
+            }
+        }
+    }
+
     #[test]
     fn generator_matches_the_frozen_copy_on_random_playouts() {
         let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
@@ -407,7 +437,7 @@ mod tests {
         let mut positions = 0;
         for fen in fens {
             let start = Position::from_fen(fen).unwrap();
-            for _ in 0..40 {
+            for _ in 0..80 {
                 let mut pos = start.clone();
                 for _ in 0..150 {
                     compare(&pos);

@@ -48,6 +48,7 @@ pub struct Undo {
     pub(crate) halfmove: u16,
     pub(crate) key: u64,
     pub(crate) in_check: bool,
+    pub(crate) waiting_in_check: bool,
 }
 
 impl Undo {
@@ -87,6 +88,10 @@ pub struct Position {
     /// Whether the side to move is in check: kept up to date by make/unmake, so that
     /// [`Position::is_check`] costs nothing and generation need not test it again.
     pub(crate) in_check: bool,
+    /// Whether the side *not* to move has its general attacked: never after a legal move,
+    /// but a position may be accepted that way (`Problems::OPPONENT_IN_CHECK`). While it is
+    /// false, make_move need only look for the checks the move itself gives.
+    pub(crate) waiting_in_check: bool,
 }
 
 /// The standard start position in FEN.
@@ -140,6 +145,7 @@ impl Position {
             halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
             fullmove: setup.fullmove_number.max(1),
             in_check: false,
+            waiting_in_check: false,
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
@@ -148,6 +154,7 @@ impl Position {
         }
         pos.key = pos.compute_key();
         pos.in_check = pos.is_attacked_king(pos.side);
+        pos.waiting_in_check = pos.is_attacked_king(pos.side.other());
         pos
     }
 
@@ -284,6 +291,7 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
             in_check: self.in_check,
+            waiting_in_check: self.waiting_in_check,
         };
         let us = self.side.index();
         let mut key = self.key ^ piece_key_raw(piece, from) ^ piece_key_raw(piece, to) ^ side_key();
@@ -311,7 +319,14 @@ impl Position {
         }
         self.side = self.side.other();
         self.key = key;
-        self.in_check = self.is_attacked_king(self.side);
+        // The mover's general is safe after a legal move; the other one was attacked before
+        // only in an accepted odd position, and otherwise only the move can attack it now.
+        self.in_check = if self.waiting_in_check {
+            self.is_attacked_king(self.side)
+        } else {
+            self.gives_check_after(from, to, piece)
+        };
+        self.waiting_in_check = false;
         undo
     }
 
@@ -346,6 +361,7 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
         self.in_check = undo.in_check;
+        self.waiting_in_check = undo.waiting_in_check;
     }
 
     /// Passes the turn (a null move, for null-move pruning). Only when not in check.
@@ -356,6 +372,7 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
             in_check: self.in_check,
+            waiting_in_check: self.waiting_in_check,
         };
         self.key ^= side_key();
         if self.side == Color::Black {
@@ -363,9 +380,8 @@ impl Position {
         }
         self.side = self.side.other();
         self.halfmove = self.halfmove.saturating_add(1);
-        // Not in check before, so normally not in check now either; tested all the same,
-        // for positions accepted with the opponent in check.
-        self.in_check = self.is_attacked_king(self.side);
+        // The two generals swap roles: nothing on the board moved.
+        core::mem::swap(&mut self.in_check, &mut self.waiting_in_check);
         undo
     }
 
@@ -379,6 +395,7 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
         self.in_check = undo.in_check;
+        self.waiting_in_check = undo.waiting_in_check;
     }
 
     /// Plays `m` if it is legal here; otherwise returns an error and leaves the position unchanged.
