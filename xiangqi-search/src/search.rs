@@ -95,9 +95,6 @@ pub(crate) struct Worker<E: Evaluator> {
     ponder_pending: bool,
     single_thread: bool,
     pub main_result_score: i32,
-    /// Set right after a move when whether it gave check is already known (it is then in
-    /// the last entry of `in_check`): the child need not test again.
-    check_known: bool,
 }
 
 /// Move-ordering scores.
@@ -145,7 +142,6 @@ impl<E: Evaluator> Worker<E> {
             ponder_pending: false,
             single_thread: true,
             main_result_score: 0,
-            check_known: false,
         }
     }
 
@@ -248,31 +244,12 @@ impl<E: Evaluator> Worker<E> {
         // The child probes the table first thing: start loading its bucket now.
         shared.tt.prefetch(self.pos.key());
         self.keys.push(self.pos.key());
-        self.in_check.push(false);
+        self.in_check.push(self.pos.is_check());
         u
     }
 
     #[inline]
-    fn note_check(&mut self, gives_check: bool) {
-        if let Some(c) = self.in_check.last_mut() {
-            *c = gives_check;
-        }
-        self.check_known = true;
-    }
-
-    #[inline]
-    fn take_check(&mut self) -> bool {
-        if self.check_known {
-            self.check_known = false;
-            self.in_check[self.in_check.len() - 1]
-        } else {
-            self.pos.is_check()
-        }
-    }
-
-    #[inline]
     fn unmake(&mut self, m: Move, u: xiangqi_core::Undo) {
-        self.check_known = false;
         self.keys.pop();
         self.in_check.pop();
         self.pos.unmake_move(m, u);
@@ -578,7 +555,6 @@ impl<E: Evaluator> Worker<E> {
             self.nodes += 1;
             let u = self.make(shared, m, 0);
             let gives_check = self.pos.is_check();
-            self.note_check(gives_check);
             let ext = (shared.params.check_extension && gives_check) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -874,7 +850,7 @@ impl<E: Evaluator> Worker<E> {
                 self.eval.make_null(&self.pos);
                 let u = self.pos.make_null();
                 self.keys.push(self.pos.key());
-                self.in_check.push(false);
+                self.in_check.push(self.pos.is_check());
                 let s = -self.negamax(
                     shared,
                     -beta,
@@ -1089,13 +1065,18 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
 
+            if futile {
+                // Pruned unless it gives check: ask the bare position, without the
+                // evaluator's and the tree's bookkeeping.
+                let u = self.pos.make_move(m);
+                let gives_check = self.pos.is_check();
+                self.pos.unmake_move(m, u);
+                if !gives_check {
+                    continue;
+                }
+            }
             let u = self.make(shared, m, ply);
             let gives_check = self.pos.is_check();
-            self.note_check(gives_check);
-            if futile && !gives_check {
-                self.unmake(m, u);
-                continue;
-            }
             let ext = (p.check_extension && gives_check && (ply as i32) < 2 * depth + 10) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -1204,7 +1185,7 @@ impl<E: Evaluator> Worker<E> {
     }
 
     /// The start of every node, full-width or quiescence: count it, poll for a stop (`None`:
-    /// stop now), track the selective depth, and note whether the side to move is in check.
+    /// stop now), track the selective depth, and say whether the side to move is in check.
     #[inline]
     fn enter_node(&mut self, shared: &Shared, ply: usize) -> Option<bool> {
         self.pv_len[ply] = ply;
@@ -1215,10 +1196,7 @@ impl<E: Evaluator> Worker<E> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let in_check = self.take_check();
-        let cur = self.keys.len() - 1;
-        self.in_check[cur] = in_check;
-        Some(in_check)
+        Some(self.pos.is_check())
     }
 
     fn qsearch(&mut self, shared: &Shared, mut alpha: i32, beta: i32, ply: usize) -> i32 {
