@@ -336,6 +336,37 @@ impl DefaultEvaluator {
         }
     }
 
+    /// The score cache's slot for `key`.
+    #[inline]
+    fn cache_slot(&self, key: u64) -> usize {
+        key as usize & self.cache.len().wrapping_sub(1)
+    }
+
+    /// The score cached in `slot` for `key`, if any.
+    #[inline]
+    fn cached(&self, slot: usize, key: u64) -> Option<Score> {
+        match self.cache.get(slot) {
+            Some(&entry) if entry != 0 && entry >> 32 == key >> 32 => {
+                Some(Score(entry as u32 as i32))
+            }
+            _ => None,
+        }
+    }
+
+    /// The full evaluation of `pos`, stored in the score cache's `slot`.
+    #[inline]
+    fn evaluate_into(&mut self, pos: &Position, slot: usize) -> Score {
+        // Static scores stay well inside the mate bounds.
+        let s = self
+            .full(pos)
+            .side_to_move
+            .clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1);
+        if let Some(entry) = self.cache.get_mut(slot) {
+            *entry = (pos.key() >> 32) << 32 | s as u32 as u64;
+        }
+        Score(s)
+    }
+
     /// The evaluation of `pos` split into its parts. Brings the incremental state up to date
     /// with `pos` (as [`Evaluator::evaluate`] does).
     pub fn trace(&mut self, pos: &Position) -> Trace {
@@ -379,23 +410,11 @@ impl DefaultEvaluator {
 impl Evaluator for DefaultEvaluator {
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> Score {
-        let key = pos.key();
-        let mask = self.cache.len().wrapping_sub(1);
-        let slot = key as usize & mask;
-        if let Some(&entry) = self.cache.get(slot) {
-            if entry != 0 && entry >> 32 == key >> 32 {
-                return Score(entry as u32 as i32);
-            }
+        let slot = self.cache_slot(pos.key());
+        match self.cached(slot, pos.key()) {
+            Some(s) => s,
+            None => self.evaluate_into(pos, slot),
         }
-        // Static scores stay well inside the mate bounds.
-        let s = self
-            .full(pos)
-            .side_to_move
-            .clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1);
-        if let Some(entry) = self.cache.get_mut(slot) {
-            *entry = (key >> 32) << 32 | s as u32 as u64;
-        }
-        Score(s)
     }
 
     /// Lazy evaluation: from the incremental material and tables (and the trading bonus)
@@ -404,12 +423,9 @@ impl Evaluator for DefaultEvaluator {
     /// moves it toward zero; otherwise the full evaluation.
     #[inline]
     fn evaluate_bounded(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
-        let key = pos.key();
-        let slot = key as usize & self.cache.len().wrapping_sub(1);
-        if let Some(&entry) = self.cache.get(slot) {
-            if entry != 0 && entry >> 32 == key >> 32 {
-                return Score(entry as u32 as i32);
-            }
+        let slot = self.cache_slot(pos.key());
+        if let Some(s) = self.cached(slot, pos.key()) {
+            return s;
         }
         self.sync(pos);
         let t = &*self.tables;
@@ -433,7 +449,7 @@ impl Evaluator for DefaultEvaluator {
         if hi <= alpha.0 {
             return Score(hi);
         }
-        self.evaluate(pos)
+        self.evaluate_into(pos, slot)
     }
 
     fn reset(&mut self, pos: &Position) {

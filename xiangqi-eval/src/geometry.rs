@@ -145,9 +145,10 @@ impl Geometry {
     }
 }
 
-/// `(file, rank)` of each square index, so that hot loops need not divide by 9.
-const FILE_RANK: [[u8; 2]; 90] = {
-    let mut t = [[0u8; 2]; 90];
+/// `(file, rank)` of each square index, so that hot loops need not divide by 9 (128
+/// entries, so that an index masked to 7 bits needs no bounds check).
+const FILE_RANK: [[u8; 2]; 128] = {
+    let mut t = [[0u8; 2]; 128];
     let mut s = 0;
     while s < 90 {
         t[s] = [(s % 9) as u8, (s / 9) as u8];
@@ -159,6 +160,6 @@ const FILE_RANK: [[u8; 2]; 90] = {
 /// The file and rank of square index `s` (below 90).
 #[inline]
 pub(crate) fn file_rank(s: usize) -> (usize, usize) {
-    let [f, r] = FILE_RANK[s];
+    let [f, r] = FILE_RANK[s & 127];
     (f as usize, r as usize)
 }
