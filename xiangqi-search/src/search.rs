@@ -993,13 +993,19 @@ impl<E: Evaluator> Worker<E> {
                 3 => {
                     // The bad captures are left in list[idx..]; add the quiet moves.
                     stage = 4;
+                    // The killers and counter move that are legal quiet moves were tried in
+                    // stage 2, so the rest are ordered by history alone.
                     let mut quiet_moves = MoveList::new();
                     self.pos.legal_quiets_into(&mut quiet_moves);
                     for &q in &quiet_moves {
                         if Some(q) != tt_move && !tried.contains(&q) {
                             list.push(q);
-                            let sc = self.score_move(shared, q, killers, counter);
-                            scores.push(sc);
+                            scores.push(if p.history {
+                                let piece = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
+                                self.history[piece][q.to().index()]
+                            } else {
+                                0
+                            });
                         }
                     }
                     continue;
