@@ -9,7 +9,7 @@ use crate::{Info, Limits, Params};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-use xiangqi_core::{judge_repetition, Move, MoveList, Position, Role, RuleSet, MAX_MOVES};
+use xiangqi_core::{judge_repetition, zobrist, Move, MoveList, Position, Role, RuleSet, MAX_MOVES};
 use xiangqi_eval::{Evaluator, Score};
 
 /// The deepest ply the search goes (plies from the root).
@@ -236,13 +236,23 @@ impl<E: Evaluator> Worker<E> {
 
     #[inline]
     fn make(&mut self, shared: &Shared, m: Move, ply: usize) -> xiangqi_core::Undo {
-        let piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index() as u8);
+        let moved = self.pos.piece_at(m.from());
+        // The child probes the table first thing: start loading its bucket now, from the
+        // key the move will give, so that the load overlaps with making the move.
+        if let Some(p) = moved {
+            let mut key = self.pos.key()
+                ^ zobrist::piece_key(p, m.from())
+                ^ zobrist::piece_key(p, m.to())
+                ^ zobrist::side_key();
+            if let Some(c) = self.pos.piece_at(m.to()) {
+                key ^= zobrist::piece_key(c, m.to());
+            }
+            shared.tt.prefetch(key);
+        }
         self.frames[ply].mv = Some(m);
-        self.frames[ply].piece = piece;
+        self.frames[ply].piece = moved.map_or(0, |p| p.index() as u8);
         self.eval.make_move(&self.pos, m);
         let u = self.pos.make_move(m);
-        // The child probes the table first thing: start loading its bucket now.
-        shared.tt.prefetch(self.pos.key());
         self.keys.push(self.pos.key());
         self.in_check.push(self.pos.is_check());
         u
