@@ -175,16 +175,13 @@ impl Board {
         }
     }
 
-    /// The piece on `from` moves to `to`, capturing what stands there; returns the codes of
-    /// the piece moved and of the piece captured (0 for none).
+    /// The piece `code` on `from` moves to `to`, capturing `captured` there (0 for none):
+    /// the codes the mailbox holds on these squares.
     #[inline]
-    pub(crate) fn make(&mut self, from: usize, to: usize) -> (u8, u8) {
-        let code = self.mailbox[from];
-        let captured = self.mailbox[to];
+    pub(crate) fn make(&mut self, code: u8, from: usize, to: usize, captured: u8) {
         self.mailbox[to] = code;
         self.mailbox[from] = 0;
         self.toggle_move(code, from, to, captured);
-        (code, captured)
     }
 
     /// Takes back [`Board::make`] of a move `from` -> `to` that captured `captured`.

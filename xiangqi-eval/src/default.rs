@@ -465,14 +465,14 @@ impl Evaluator for DefaultEvaluator {
     fn make_move(&mut self, pos: &Position, m: Move) {
         self.sync(pos);
         let (from, to) = (m.from().index(), m.to().index());
-        if self.board.mailbox[from] == 0 {
+        let (piece, captured) = (self.board.mailbox[from], self.board.mailbox[to]);
+        if piece == 0 {
             // Not a move of this position: leave the state to be rebuilt when needed.
             self.valid = false;
             return;
         }
         let t = &*self.tables;
         let before = self.inc;
-        let (piece, captured) = self.board.make(from, to);
         let on = &t.on_square[row(piece)];
         let mut inc = before;
         inc.key ^= on[from].key ^ on[to].key ^ side_key();
@@ -493,6 +493,7 @@ impl Evaluator for DefaultEvaluator {
         };
         self.depth = self.depth.wrapping_add(1);
         self.inc = inc;
+        self.board.make(piece, from, to, captured);
     }
 
     /// Restores the state saved by [`Evaluator::make_move`] when the state is still the one
