@@ -20,7 +20,7 @@
 //! assert!(result.best_move.is_some());
 //! ```
 #![deny(missing_docs)]
-// One audited exception: the cache prefetch hint in `tt.rs`.
+// Audited exceptions, both hints to the machine in `tt.rs`: cache prefetch and huge pages.
 #![deny(unsafe_code)]
 
 mod level;
