@@ -12,7 +12,11 @@
 //! chariot, cannon or general among its first three pieces (opening a chariot line or the
 //! generals' file, adding a cannon screen, removing one of two screens), or by leaving the
 //! leg point of an enemy horse next to the general. `danger_squares` marks those points
-//! once per position; only moves that leave or enter them are tested.
+//! once per position; only moves that leave or enter them are tested. In check it is the
+//! other way round: a move of a piece other than the general that touches neither a
+//! checker, nor a point between a checker and the general, nor a checking horse's leg
+//! leaves the check in place, so only moves touching those points (`evasion_squares`) and
+//! the general's own moves are tested; the rest are illegal.
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
@@ -688,8 +692,9 @@ impl Position {
         let ui = us.index();
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
-        let mut danger = [u64::MAX; 2];
-        let mut danger_known = self.in_check;
+        let mut danger = [0u64; 2];
+        let mut danger_known = false;
+        let in_check = self.in_check;
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let mut legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
@@ -701,7 +706,11 @@ impl Position {
             }
             let sensitive = (danger[(from >> 6) & 1] >> (from & 63)) & 1 != 0
                 || (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
-            !sensitive || !self.exposes_general(us, from, to, ksq)
+            if sensitive {
+                !self.exposes_general(us, from, to, ksq)
+            } else {
+                !in_check
+            }
         };
         let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
@@ -768,12 +777,83 @@ impl Position {
         self.king_attacked_after(us, from, to, ksq)
     }
 
-    /// [`Position::danger_squares`] as two 64-bit halves, out of line: computed at most
-    /// once per generation, and only when a move needs it.
+    /// The squares a move of one of our pieces (other than the general) must leave or enter
+    /// to have any chance of resolving the check we are in: for each checker, its square
+    /// and the points strictly between it and our general (a chariot's or the other
+    /// general's line, a cannon's line with its screen), and a checking horse's leg. A move
+    /// touching none of them leaves every check in place.
+    fn evasion_squares(&self, us: Color, ksq: usize) -> u128 {
+        let them = us.other();
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let chariot = code(them, Role::Chariot);
+        let cannon = code(them, Role::Cannon);
+        let king = code(them, Role::King);
+        // The points from the general (excluded) to the checker `b` (included), as a mask of
+        // the line: `b` above the general's position `p` or below it.
+        let span = |b: u16, p: u32| -> u16 {
+            if b > (1 << p) {
+                (b << 1).wrapping_sub(2 << p)
+            } else {
+                (1u16 << p).wrapping_sub(b)
+            }
+        };
+        let mut rank = 0u16;
+        let r = scan(self.rank_occ[kr], kf as u32, 9);
+        for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+            if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
+                rank |= span(first, kf as u32);
+            }
+            if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
+                rank |= span(second, kf as u32);
+            }
+        }
+        let mut file = 0u16;
+        let f = scan(self.file_occ[kf], kr as u32, 10);
+        for (first, second) in [(f.first_up, f.second_up), (f.first_down, f.second_down)] {
+            if first != 0 {
+                let p = self.board[bit_index(first) * 9 + kf];
+                if p == chariot || p == king {
+                    file |= span(first, kr as u32);
+                }
+            }
+            if second != 0 && self.board[bit_index(second) * 9 + kf] == cannon {
+                file |= span(second, kr as u32);
+            }
+        }
+        let mut r = (rank as u128) << (kr * 9)
+            | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
+                << kf;
+        let horse = code(them, Role::Horse);
+        let ha = &HORSE_ATTACKERS[ksq];
+        for i in 0..ha.len as usize {
+            let (h, leg) = (ha.to[i] as usize, ha.via[i] as usize);
+            if self.board[h] == horse && self.board[leg] == EMPTY {
+                r |= 1u128 << h | 1u128 << leg;
+            }
+        }
+        let pawn = code(them, Role::Pawn);
+        let pa = &PAWN_ATTACKERS[them.index()][ksq];
+        for i in 0..pa.len as usize {
+            if self.board[pa.to[i] as usize] == pawn {
+                r |= 1u128 << pa.to[i];
+            }
+        }
+        r
+    }
+
+    /// The squares a non-general move must leave or enter to need the full test, as two
+    /// 64-bit halves, out of line (computed at most once per generation, and only when a
+    /// move needs it): when not in check, [`Position::danger_squares`] (a move touching
+    /// none of them is legal); in check, [`Position::evasion_squares`] (a move touching
+    /// none of them is illegal).
     #[inline(never)]
     #[cold]
     fn danger_halves(&self, us: Color, ksq: usize) -> [u64; 2] {
-        let d = self.danger_squares(us, ksq);
+        let d = if self.in_check {
+            self.evasion_squares(us, ksq)
+        } else {
+            self.danger_squares(us, ksq)
+        };
         [d as u64, (d >> 64) as u64]
     }
 
@@ -787,11 +867,8 @@ impl Position {
         let enemies = self.by_color[us.index() ^ 1];
         // The danger squares as two 64-bit halves (bit tests without 128-bit shifts),
         // computed when a move first needs them: most pieces have no capture at all.
-        let mut danger: Option<[u64; 2]> = if self.in_check {
-            Some([u64::MAX; 2])
-        } else {
-            None
-        };
+        let mut danger: Option<[u64; 2]> = None;
+        let in_check = self.in_check;
         let own = self.by_color[us.index()];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
             let mut bits = half;
@@ -814,7 +891,12 @@ impl Position {
                     };
                     let sensitive = (d[(from >> 6) & 1] >> (from & 63)) & 1 != 0
                         || (d[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
-                    if !sensitive || !self.exposes_general(us, from, to, ksq) {
+                    let ok = if sensitive {
+                        !self.exposes_general(us, from, to, ksq)
+                    } else {
+                        !in_check
+                    };
+                    if ok {
                         emit(Move::from_distinct(from, to));
                     }
                 });

@@ -463,4 +463,62 @@ mod tests {
         }
         assert!(positions > 20_000);
     }
+
+    /// The perft and mate positions, then random playouts from them where every position
+    /// on the way is also compared after each of its checking moves (so positions in
+    /// check, single and double, are compared as often as the others).
+    #[test]
+    fn generator_matches_the_frozen_copy_in_check() {
+        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
+            .lines()
+            .chain(include_str!("../tests/data/mates.epd").lines())
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|l| l.split(';').next().unwrap().trim())
+            .collect();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut in_check, mut double) = (0, 0);
+        for fen in fens {
+            let start = Position::from_fen(fen).unwrap();
+            for _ in 0..24 {
+                let mut pos = start.clone();
+                for _ in 0..120 {
+                    compare(&pos);
+                    let moves = pos.frozen_moves(0);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let mut next = pos.clone();
+                        next.make_move(m);
+                        if next.frozen_is_check() {
+                            compare(&next);
+                            in_check += 1;
+                            double += (next.checkers().len() > 1) as usize;
+                            if rand() % 8 == 0 {
+                                compare(&next.swap_colors());
+                                compare(&next.flip_horizontal());
+                            }
+                        }
+                    }
+                    let caps = pos.frozen_moves(1);
+                    let m = if !caps.is_empty() && rand() % 2 == 0 {
+                        caps[rand() as usize % caps.len()]
+                    } else {
+                        moves[rand() as usize % moves.len()]
+                    };
+                    pos.make_move(m);
+                }
+            }
+        }
+        assert!(
+            in_check > 20_000 && double > 100,
+            "{in_check} in check, {double} double"
+        );
+    }
 }
