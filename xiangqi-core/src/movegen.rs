@@ -412,13 +412,13 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<ALL>(&mut |m| list.push(m));
+        self.moves_into::<ALL>(&mut list);
         list
     }
 
     /// Appends every legal move to `list`.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
-        self.generate::<ALL>(&mut |m| list.push(m));
+        self.moves_into::<ALL>(list);
     }
 
     /// The legal captures only (for quiescence search).
@@ -445,7 +445,7 @@ impl Position {
     /// assert_eq!(quiets.len() + pos.legal_captures().len(), pos.legal_moves().len());
     /// ```
     pub fn legal_quiets_into(&self, list: &mut MoveList) {
-        self.generate::<QUIETS>(&mut |m| list.push(m));
+        self.moves_into::<QUIETS>(list);
     }
 
     /// The number of legal moves (faster than building the list).
@@ -453,9 +453,9 @@ impl Position {
         let us = self.side;
         let ksq = self.kings[us.index()] as usize;
         if self.is_check() {
-            let mut n = 0;
-            self.generate::<ALL>(&mut |_| n += 1);
-            return n;
+            let mut list = MoveList::new();
+            self.moves_into::<ALL>(&mut list);
+            return list.len();
         }
         let danger = self.danger_squares(us, ksq);
         let (kf, kr) = (ksq % 9, ksq / 9);
@@ -683,7 +683,7 @@ impl Position {
         }
     }
 
-    /// The capture generator: what `generate::<CAPTURES>` gives, in the same order, written
+    /// The capture generator: what `moves_into::<ALL>` gives of the captures, in the same order, written
     /// out for the quiescence search's sake (no callbacks, the per-piece work hoisted, the
     /// sliders' targets read straight off the line masks).
     #[inline(always)]
@@ -857,49 +857,132 @@ impl Position {
         [d as u64, (d >> 64) as u64]
     }
 
-    /// The core generator: every legal move (or legal capture, or quiet move) of the side
-    /// to move, pieces in square order.
+    /// The core generator: appends every legal move (or every legal quiet move, for
+    /// `QUIETS`) of the side to move to `list`, pieces in square order, each piece's
+    /// destinations in the order of its step table (sliders: the empty points of the rank,
+    /// then of the file, then the captures). Written out like [`Position::captures_into`]:
+    /// no per-piece callbacks, the legality filter inline.
     #[inline(always)]
-    fn generate<const KIND: u8>(&self, emit: &mut impl FnMut(Move)) {
+    fn moves_into<const KIND: u8>(&self, list: &mut MoveList) {
         let us = self.side;
-        let ksq = self.kings[us.index()] as usize;
-        let king_code = code(us, Role::King);
-        let enemies = self.by_color[us.index() ^ 1];
-        // The danger squares as two 64-bit halves (bit tests without 128-bit shifts),
-        // computed when a move first needs them: most pieces have no capture at all.
-        let mut danger: Option<[u64; 2]> = None;
+        let ui = us.index();
+        let ksq = self.kings[ui] as usize;
         let in_check = self.in_check;
-        let own = self.by_color[us.index()];
+        // The squares a non-general move must touch to need the full test (see
+        // `danger_halves`), as two 64-bit halves (bit tests without 128-bit shifts),
+        // computed when a move first needs them.
+        let mut danger = [0u64; 2];
+        let mut danger_known = false;
+        let bit = |d: &[u64; 2], s: usize| (d[(s >> 6) & 1] >> (s & 63)) & 1 != 0;
+        let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
             let mut bits = half;
             while bits != 0 {
                 let from = base + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let piece = self.board[from];
-                if piece == king_code {
-                    self.piece_moves::<KIND>(from, piece, enemies, &mut |to| {
-                        if !self.exposes_general(us, from, to, to) {
-                            emit(Move::from_distinct(from, to));
+                let role = code_role(piece);
+                let (steps, blockable) = match role {
+                    0 => {
+                        let steps = &KING_MOVES[ui][from];
+                        for i in 0..steps.len as usize {
+                            let to = steps.to[i] as usize;
+                            let target = self.board[to];
+                            let ok = if KIND == QUIETS {
+                                target == EMPTY
+                            } else {
+                                target == EMPTY || code_color(target) != ui
+                            };
+                            if ok && !self.exposes_general(us, from, to, to) {
+                                list.push(Move::from_distinct(from, to));
+                            }
                         }
-                    });
-                    continue;
-                }
-                self.piece_moves::<KIND>(from, piece, enemies, &mut |to| {
-                    let d = match danger {
-                        Some(d) => d,
-                        None => *danger.insert(self.danger_halves(us, ksq)),
+                        continue;
+                    }
+                    1 => (&ADVISOR_MOVES[ui][from], false),
+                    2 => (&ELEPHANT_MOVES[ui][from], true),
+                    3 => (&HORSE_MOVES[from], true),
+                    6 => (&PAWN_MOVES[ui][from], false),
+                    _ => {
+                        if !danger_known {
+                            danger = self.danger_halves(us, ksq);
+                            danger_known = true;
+                        }
+                        let from_sensitive = bit(&danger, from);
+                        let legal = |to: usize| -> bool {
+                            if from_sensitive || bit(&danger, to) {
+                                !self.exposes_general(us, from, to, ksq)
+                            } else {
+                                !in_check
+                            }
+                        };
+                        let (ff, fr) = (from % 9, from / 9);
+                        let r = scan(self.rank_occ[fr], ff as u32, 9);
+                        let f = scan(self.file_occ[ff], fr as u32, 10);
+                        let mut q = r.quiet;
+                        while q != 0 {
+                            let to = fr * 9 + q.trailing_zeros() as usize;
+                            q &= q - 1;
+                            if legal(to) {
+                                list.push(Move::from_distinct(from, to));
+                            }
+                        }
+                        let mut q = f.quiet;
+                        while q != 0 {
+                            let to = q.trailing_zeros() as usize * 9 + ff;
+                            q &= q - 1;
+                            if legal(to) {
+                                list.push(Move::from_distinct(from, to));
+                            }
+                        }
+                        if KIND != QUIETS {
+                            let (ra, rb, fa, fb) = if role == 5 {
+                                (r.second_up, r.second_down, f.second_up, f.second_down)
+                            } else {
+                                (r.first_up, r.first_down, f.first_up, f.first_down)
+                            };
+                            for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
+                                if b != 0 {
+                                    let to = if on_rank {
+                                        fr * 9 + bit_index(b)
+                                    } else {
+                                        bit_index(b) * 9 + ff
+                                    };
+                                    if code_color(self.board[to]) != ui && legal(to) {
+                                        list.push(Move::from_distinct(from, to));
+                                    }
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                };
+                let mut from_sensitive = None;
+                for i in 0..steps.len as usize {
+                    let to = steps.to[i] as usize;
+                    let target = self.board[to];
+                    let ok = if KIND == QUIETS {
+                        target == EMPTY
+                    } else {
+                        target == EMPTY || code_color(target) != ui
                     };
-                    let sensitive = (d[(from >> 6) & 1] >> (from & 63)) & 1 != 0
-                        || (d[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
-                    let ok = if sensitive {
+                    if !ok || (blockable && self.board[steps.via[i] as usize] != EMPTY) {
+                        continue;
+                    }
+                    if !danger_known {
+                        danger = self.danger_halves(us, ksq);
+                        danger_known = true;
+                    }
+                    let fs = *from_sensitive.get_or_insert_with(|| bit(&danger, from));
+                    let legal = if fs || bit(&danger, to) {
                         !self.exposes_general(us, from, to, ksq)
                     } else {
                         !in_check
                     };
-                    if ok {
-                        emit(Move::from_distinct(from, to));
+                    if legal {
+                        list.push(Move::from_distinct(from, to));
                     }
-                });
+                }
             }
         }
     }
