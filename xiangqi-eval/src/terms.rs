@@ -200,17 +200,22 @@ fn counts<const RED: bool>(
         let along_rank = geo.along_rank(f, board.rank_occ(r));
         let along_file = geo.along_file(r, board.file_occ(f));
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
-        (along_rank, along_file, enemy)
+        (r, along_rank, along_file, enemy)
     };
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
-        let (rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let (_, rank, file, (enemy_rank, enemy_file)) = lines(s);
         let mob = rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
         c.chariot_mobility += mob as i32 - p.chariot_mobility_base;
     }
+    let (king_file, king_rank) = file_rank(pos.king_square(them).index());
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
-        let (rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let (r, rank, file, (enemy_rank, enemy_file)) = lines(s);
         let mob = rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
         c.cannon_mobility += mob as i32 - p.cannon_mobility_base;
+        // A side cannon: on the enemy general's rank with one screen between, i.e. the
+        // general is the second piece it sees along the rank.
+        let sees_king = rank.second() >> king_file & 1;
+        c.cannon_on_king_rank += (r == king_rank) as i32 & sees_king as i32;
     }
 
     // Horses: free targets and blocked legs (蹩马腿), four legs each without branching (a
@@ -253,7 +258,7 @@ fn counts<const RED: bool>(
     c.missing_advisor_horses = missing_adv * horses;
     c.missing_elephant_cannons = missing_ele * cannons;
     c.missing_elephant_chariots = missing_ele * chariots;
-    king_lines::<RED>(pos, geo, board, chariots > 0, &mut c);
+    king_file_terms::<RED>(board, (king_file, king_rank), chariots > 0, &mut c);
 
     let attackers = board.pieces(us, Role::Chariot)
         | board.pieces(us, Role::Cannon)
@@ -266,14 +271,14 @@ fn counts<const RED: bool>(
     c
 }
 
-/// The enemy general's file, walking away from its own side (open file, 空头炮, 当头炮, a
-/// chariot or cannon further up), and its rank (a side cannon), for the attacker `RED` or
-/// black, which has chariots when `has_chariot`.
+/// The enemy general's file, on (`kf`, `kr`), walking away from its own side (open file,
+/// 空头炮, 当头炮, a chariot or cannon further up), for the attacker `RED` or black, which
+/// has chariots when `has_chariot`. (The side cannon on its rank is counted with the
+/// cannons' mobility.)
 #[inline(always)]
-fn king_lines<const RED: bool>(
-    pos: &Position,
-    geo: &Geometry,
+fn king_file_terms<const RED: bool>(
     board: &Board,
+    (kf, kr): (usize, usize),
     has_chariot: bool,
     c: &mut Counts,
 ) {
@@ -283,7 +288,6 @@ fn king_lines<const RED: bool>(
         (Color::Black, Color::Red)
     };
     let mb = &board.mailbox;
-    let (kf, kr) = file_rank(pos.king_square(them).index());
     // From black's general the walk goes down the board toward red, from red's up.
     let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
     let on_file = |rank: usize| mb[rank * 9 + kf];
@@ -302,12 +306,6 @@ fn king_lines<const RED: bool>(
             }
         }
         (Some(_), None) => {}
-    }
-    let second = geo.along_rank(kf, board.rank_occ(kr)).second();
-    for t in Walk::<false>(second) {
-        if mb[kr * 9 + t] == cannon {
-            c.cannon_on_king_rank += 1;
-        }
     }
 }
 
