@@ -27,18 +27,23 @@ pub(crate) const fn code_role(code: u8) -> usize {
     ((code & 7) - 1) as usize
 }
 
+/// The piece of each board code (`None` for the empty code 0 and the unused code 8).
+static DECODE: [Option<Piece>; 16] = {
+    let mut table = [None; 16];
+    let mut i = 0;
+    while i < 14 {
+        let color = if i < 7 { Color::Red } else { Color::Black };
+        let role = Role::ALL[i % 7];
+        table[code(color, role) as usize] = Some(Piece::new(color, role));
+        i += 1;
+    }
+    table
+};
+
+/// The piece of a board code: one table load.
 #[inline]
 pub(crate) fn decode(code: u8) -> Option<Piece> {
-    if code == EMPTY {
-        None
-    } else {
-        let color = if code >> 3 == 0 {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        Role::from_index(code_role(code)).map(|role| Piece::new(color, role))
-    }
+    DECODE[(code & 15) as usize]
 }
 
 /// What [`Position::make_move`] returns and [`Position::unmake_move`] needs to undo a move.
@@ -497,5 +502,22 @@ impl fmt::Display for Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod decode_tests {
+    use super::{code, decode, EMPTY};
+    use crate::{Color, Piece, Role};
+
+    #[test]
+    fn decode_inverts_code() {
+        assert_eq!(decode(EMPTY), None);
+        assert_eq!(decode(8), None);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                assert_eq!(decode(code(color, role)), Some(Piece::new(color, role)));
+            }
+        }
     }
 }
