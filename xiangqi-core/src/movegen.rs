@@ -529,14 +529,55 @@ impl Position {
         if target != EMPTY && code_color(target) == self.side.index() {
             return false;
         }
-        let mut found = false;
-        self.piece_moves::<ALL>(
-            from,
-            piece,
-            self.by_color[code_color(piece) ^ 1],
-            &mut |t| found |= t == to,
-        );
-        found && self.is_safe(from, to, piece)
+        self.is_pseudo_legal(from, to, piece, target) && self.is_safe(from, to, piece)
+    }
+
+    /// Can `piece` on `from` move to `to` by the movement rules (`target`: the code on `to`,
+    /// empty or an enemy piece)? Tested for this one destination: a step-table bit and the
+    /// blocking point for the short-range pieces, the pieces between on the line for the
+    /// chariot and the cannon.
+    #[inline]
+    fn is_pseudo_legal(&self, from: usize, to: usize, piece: u8, target: u8) -> bool {
+        let us = code_color(piece);
+        let bit = 1u128 << to;
+        match code_role(piece) {
+            0 => KING_TARGETS[us][from] & bit != 0,
+            1 => ADVISOR_TARGETS[us][from] & bit != 0,
+            // The eye is the midpoint of the two-point diagonal step.
+            2 => ELEPHANT_TARGETS[us][from] & bit != 0 && self.board[(from + to) / 2] == EMPTY,
+            3 => {
+                if HORSE_TARGETS[from] & bit == 0 {
+                    return false;
+                }
+                // The leg: one point from `from` along the two-point side of the L.
+                let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+                let leg = if fr.abs_diff(tr) == 2 {
+                    (fr + tr) / 2 * 9 + ff
+                } else {
+                    fr * 9 + (ff + tf) / 2
+                };
+                self.board[leg] == EMPTY
+            }
+            6 => PAWN_TARGETS[us][from] & bit != 0,
+            role => {
+                let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+                // The occupancy strictly between `a` and `b` on a line mask.
+                let between = |occ: u16, a: usize, b: usize| -> u32 {
+                    let (lo, hi) = (a.min(b), a.max(b));
+                    (occ & ((1u16 << hi) - (2u16 << lo))).count_ones()
+                };
+                let n = if fr == tr {
+                    between(self.rank_occ[fr], ff, tf)
+                } else if ff == tf {
+                    between(self.file_occ[ff], fr, tr)
+                } else {
+                    return false;
+                };
+                // A chariot needs a clear line; a cannon too for a quiet move, and exactly
+                // one screen for a capture.
+                n == (role == 5 && target != EMPTY) as u32
+            }
+        }
     }
 
     /// Is our general safe after the pseudo-legal move `from`-`to` of `piece`?

@@ -388,6 +388,25 @@ mod tests {
         pos.legal_quiets_into(&mut quiets);
         assert_eq!(quiets, pos.frozen_moves(2), "quiets of {pos:?}");
         assert_eq!(pos.count_legal_moves(), all.len(), "count of {pos:?}");
+        // is_legal against the frozen list, for every pair of squares starting on our pieces.
+        let mut legal = [0u128; 90];
+        for m in &all {
+            legal[m.from().index()] |= 1 << m.to().index();
+        }
+        for from in crate::Square::all() {
+            if pos.board[from.index()] == crate::position::EMPTY
+                || crate::position::code_color(pos.board[from.index()]) != pos.side.index()
+            {
+                continue;
+            }
+            for to in crate::Square::all() {
+                if to != from {
+                    let expected = (legal[from.index()] >> to.index()) & 1 != 0;
+                    let m = crate::Move::new(from, to);
+                    assert_eq!(pos.is_legal(m), expected, "is_legal({m}) in {pos:?}");
+                }
+            }
+        }
     }
 
     /// Positions accepted with the side not to move in check: the check status must stay
