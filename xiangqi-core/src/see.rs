@@ -1,240 +1,112 @@
 //! Static exchange evaluation (SEE) without touching the board.
 //!
 //! Every capture of an exchange lands on the same target point, which stays occupied
-//! throughout; the only other change is that each capturing piece leaves its origin. So the
-//! attackers of the target are found once, for both sides, and each capture updates only
-//! what its origin emptying can change: the target's rank or file through the origin (a
-//! chariot behind the capturer comes into play, a cannon gains or loses its screen), or,
-//! when an advisor leaves a point diagonally next to the target, the horse whose leg and
-//! the elephant whose eye that was. A horse, an elephant or a piece on the target's lines
-//! standing elsewhere can neither block nor screen anything on the way to the target.
-//! The opposing general attacks along an open file only when a general stands on the
-//! target (flying general).
+//! throughout; the only other change is that each capturing piece leaves its origin. So
+//! the exchange is followed on a copy of the target's rank and file occupancy and a set of
+//! vacated points, and the attackers are found by the movement rules on those: a chariot is
+//! the first piece along a line, a cannon the second (a capture can add a screen or take one
+//! away), a horse needs its leg empty and an elephant its eye (a piece leaving can empty
+//! them), pawns, advisors and the general step as usual, and the opposing general attacks
+//! along an open file only when a general stands on the target (flying general).
 
-use crate::position::{code, code_color, code_role, Position, EMPTY};
+use crate::position::{code, code_role, Position, EMPTY};
+use crate::tables::{ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS};
 use crate::{Color, Move, Role};
 
 /// The longest list of gains followed: the capture and at most 37 recaptures (more than
 /// the 32 pieces could ever make).
 const MAX_GAINS: usize = 38;
 
-/// No slot (an index no slot has).
+/// No square (an index no square has).
 const NONE: usize = usize::MAX;
 
-// The attackers of the target are kept as one bit set per side, a bit per *slot*: a place
-// an attacker can stand, numbered in the order of `Position::attackers` so that the lowest
-// slot wins a tie in value, as there. The line slots hold the first two pieces in each
-// direction along the target's rank and file (the chariot's place and the cannon's place,
-// and on the file the flying general's); the others are the points next to the target
-// (pawns, advisors, generals), a horse's jump away and an elephant's step away, numbered
-// in the order of the step tables (ascending origin for horses and pawns, the order of
-// the deltas for the others).
-
-/// First slot of the rank: up first (chariot), up second (cannon), down first, down second.
-const RANK: usize = 0;
-/// First slot of the file: up first (chariot), up first (flying general), up second
-/// (cannon), then the same downwards.
-const FILE: usize = 4;
-/// First slot of the horses (8, by ascending origin).
-const HORSES: usize = 10;
-/// First slot of the pawns (4, by ascending origin: below, left, right, above).
-const PAWNS: usize = 18;
-/// First slot of the advisors (4: up right, down right, up left, down left).
-const ADVISORS: usize = 22;
-/// First slot of the elephants (4, in the same directions).
-const ELEPHANTS: usize = 26;
-/// First slot of the generals stepping (4: from the right, left, above, below).
-const KINGS: usize = 30;
-/// How many slots there are.
-const SLOTS: usize = 34;
-/// The slots of the flying general, live only against a general on the target.
-const FLYING: u64 = 1 << (FILE + 1) | 1 << (FILE + 4);
-
-/// The role of the attacker in each slot.
-static SLOT_ROLE: [u8; SLOTS] = {
-    let mut t = [0u8; SLOTS];
-    let mut k = 0;
-    while k < SLOTS {
-        t[k] = if k < FILE {
-            if k % 2 == 0 {
-                Role::Chariot as u8
-            } else {
-                Role::Cannon as u8
-            }
-        } else if k < HORSES {
-            match (k - FILE) % 3 {
-                0 => Role::Chariot as u8,
-                1 => Role::King as u8,
-                _ => Role::Cannon as u8,
-            }
-        } else if k < PAWNS {
-            Role::Horse as u8
-        } else if k < ADVISORS {
-            Role::Pawn as u8
-        } else if k < ELEPHANTS {
-            Role::Advisor as u8
-        } else if k < KINGS {
-            Role::Elephant as u8
-        } else {
-            Role::King as u8
-        };
-        k += 1;
-    }
-    t
-};
-
-/// Horse origins relative to the target as (file, rank) deltas, by ascending index delta.
-const HORSE_DELTAS: [(i32, i32); 8] = [
-    (-1, -2),
-    (1, -2),
-    (-2, -1),
-    (2, -1),
-    (-2, 1),
-    (2, 1),
-    (-1, 2),
-    (1, 2),
-];
-/// Pawn origins (below, left, right, above: ascending).
-const PAWN_DELTAS: [(i32, i32); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
-/// Advisor origins, in the order of the advisor table's deltas.
-const ADVISOR_DELTAS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-/// General origins, in the order of the general table's deltas.
-const KING_DELTAS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-
-/// The index delta of a (file, rank) delta.
-const fn delta(d: (i32, i32)) -> i32 {
-    d.0 + 9 * d.1
-}
-
-/// For each slot off the lines: the index delta from the target to its origin.
-static SLOT_OFFSET: [i8; SLOTS] = {
-    let mut t = [0i8; SLOTS];
-    let mut i = 0;
-    while i < 8 {
-        t[HORSES + i] = delta(HORSE_DELTAS[i]) as i8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 4 {
-        t[PAWNS + i] = delta(PAWN_DELTAS[i]) as i8;
-        t[ADVISORS + i] = delta(ADVISOR_DELTAS[i]) as i8;
-        t[ELEPHANTS + i] = 2 * delta(ADVISOR_DELTAS[i]) as i8;
-        t[KINGS + i] = delta(KING_DELTAS[i]) as i8;
-        i += 1;
-    }
-    t
-};
-
-/// A point a horse, advisor or elephant can attack from, by its index delta from the target
-/// (+ 20): the slot, the role's code bits, and the delta of the point that must be empty
-/// (the horse's leg, the elephant's eye; 0 for the advisor).
-#[derive(Copy, Clone)]
-struct Step {
-    slot: u8,
-    role: u8,
-    block: i8,
-}
-
-/// [`Step`] of each index delta from -20 to 20 (role 0 for none).
-static STEPS: [Step; 41] = {
-    let none = Step {
-        slot: 0,
-        role: 0,
-        block: 0,
-    };
-    let mut t = [none; 41];
-    let mut i = 0;
-    while i < 8 {
-        let (df, dr) = HORSE_DELTAS[i];
-        let leg = if dr == 2 || dr == -2 {
-            (df, dr / 2)
-        } else {
-            (df / 2, dr)
-        };
-        t[(delta((df, dr)) + 20) as usize] = Step {
-            slot: (HORSES + i) as u8,
-            role: role_bits(Role::Horse),
-            block: delta(leg) as i8,
-        };
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 4 {
-        let d = delta(ADVISOR_DELTAS[i]);
-        t[(d + 20) as usize] = Step {
-            slot: (ADVISORS + i) as u8,
-            role: role_bits(Role::Advisor),
-            block: 0,
-        };
-        t[(2 * d + 20) as usize] = Step {
-            slot: (ELEPHANTS + i) as u8,
-            role: role_bits(Role::Elephant),
-            block: d as i8,
-        };
-        i += 1;
-    }
-    t
-};
-
-/// For each target point: the points a horse, advisor or elephant could attack it from
-/// (on the board, without wrapping around an edge).
-static NEAR: [u128; 90] = {
-    let mut t = [0u128; 90];
+/// For each target point, the points from which a stepping piece could reach it: a horse
+/// (a knight's jump away), a pawn or general (orthogonally next to it), an advisor
+/// (diagonally next to it) and an elephant (two points diagonally). A piece of the side
+/// to move on none of them means no table needs walking.
+const fn near_tables() -> [[u128; 4]; 90] {
+    const GROUPS: [[(i32, i32); 8]; 4] = [
+        [
+            (1, 2),
+            (-1, 2),
+            (1, -2),
+            (-1, -2),
+            (2, 1),
+            (2, -1),
+            (-2, 1),
+            (-2, -1),
+        ],
+        [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+        ],
+        [
+            (1, 1),
+            (-1, 1),
+            (1, -1),
+            (-1, -1),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+        ],
+        [
+            (2, 2),
+            (-2, 2),
+            (2, -2),
+            (-2, -2),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+        ],
+    ];
+    let mut t = [[0u128; 4]; 90];
     let mut s = 0;
     while s < 90 {
         let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut d = 0;
-        while d < 8 {
-            let (df, dr) = HORSE_DELTAS[d];
-            t[s] |= on_board_bit(f + df, r + dr);
-            if d < 4 {
-                let (df, dr) = ADVISOR_DELTAS[d];
-                t[s] |= on_board_bit(f + df, r + dr) | on_board_bit(f + 2 * df, r + 2 * dr);
+        let mut g = 0;
+        while g < 4 {
+            let mut i = 0;
+            while i < 8 {
+                let (df, dr) = GROUPS[g][i];
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
+                    t[s][g] |= 1u128 << (nr * 9 + nf);
+                }
+                i += 1;
             }
-            d += 1;
+            g += 1;
         }
         s += 1;
     }
     t
-};
-
-/// The bit of the point (f, r), or 0 when it is off the board.
-const fn on_board_bit(f: i32, r: i32) -> u128 {
-    if f >= 0 && f < 9 && r >= 0 && r < 10 {
-        1 << (r * 9 + f)
-    } else {
-        0
-    }
 }
 
-/// For each point: 1 + the colour whose palace it is in, or 0.
-static PALACE: [u8; 90] = {
-    let mut t = [0u8; 90];
+/// [`near_tables`]: knight jumps, orthogonal steps, diagonal steps, elephant steps.
+static NEAR: [[u128; 4]; 90] = near_tables();
+const KNIGHT: usize = 0;
+const ORTHOGONAL: usize = 1;
+const DIAGONAL: usize = 2;
+const ELEPHANT: usize = 3;
+
+/// For each file and square: the square's bit in that file's occupancy mask, or 0 when the
+/// square is on another file.
+static FILE_BITS: [[u16; 90]; 9] = {
+    let mut t = [[0u16; 90]; 9];
     let mut s = 0;
     while s < 90 {
-        let (f, r) = (s % 9, s / 9);
-        if f >= 3 && f <= 5 {
-            if r <= 2 {
-                t[s] = 1;
-            } else if r >= 7 {
-                t[s] = 2;
-            }
-        }
+        t[s % 9][s] = 1 << (s / 9);
         s += 1;
     }
     t
 };
-
-/// Is rank `r` on the home side (not across the river) of colour `color`?
-#[inline(always)]
-fn own_side(color: usize, r: usize) -> bool {
-    (r >= 5) == (color == 1)
-}
-
-/// The low three bits of the board code of a role (the colour is bit 3).
-const fn role_bits(role: Role) -> u8 {
-    code(Color::Red, role)
-}
 
 /// The first two occupied positions above `p` in `occ` (single bits, 0 when none).
 #[inline(always)]
@@ -261,8 +133,8 @@ fn highest_bit(x: u16) -> u16 {
     ((0x8000_0000u32 >> y.leading_zeros()) >> 1) as u16
 }
 
-/// The exchange on one target point: the target's rank and file occupancy as the capturing
-/// pieces leave them, and each side's attackers.
+/// The board as the exchange leaves it: the target's rank and file occupancy and the points
+/// the capturing pieces have left.
 struct Exchange<'a> {
     pos: &'a Position,
     to: usize,
@@ -271,15 +143,11 @@ struct Exchange<'a> {
     tr: usize,
     rank_occ: u16,
     file_occ: u16,
-    /// Each side's live attacker slots.
-    att: [u64; 2],
-    /// The point of each line slot (meaningful for live slots only).
-    line_at: [u8; HORSES],
+    vacated: u128,
 }
 
 impl<'a> Exchange<'a> {
-    /// The exchange on `to`, once the piece on `from` has taken there, with both sides'
-    /// attackers found.
+    /// The exchange on `to`, once the piece on `from` has taken there.
     #[inline(always)]
     fn new(pos: &'a Position, from: usize, to: usize) -> Exchange<'a> {
         let (tf, tr) = (to % 9, to / 9);
@@ -290,241 +158,150 @@ impl<'a> Exchange<'a> {
             tr,
             rank_occ: pos.rank_occ[tr],
             file_occ: pos.file_occ[tf],
-            att: [0; 2],
-            line_at: [0; HORSES],
+            vacated: 0,
         };
-        // The capturer has left `from` (it stands on the target now).
-        if from / 9 == tr {
-            ex.rank_occ &= !(1 << (from % 9));
-        } else if from % 9 == tf {
-            ex.file_occ &= !(1 << (from / 9));
-        }
-        ex.rank_line(true);
-        ex.rank_line(false);
-        ex.file_line(true);
-        ex.file_line(false);
-        ex.add_near(from);
+        ex.vacate(from);
         ex
     }
 
-    /// Adds the horses, advisors and elephants attacking the target, once the piece on
-    /// `from` has taken there.
+    /// The piece a capturer leaves from: its origin becomes empty.
     #[inline(always)]
-    fn add_near(&mut self, from: usize) {
-        // Horses, advisors and elephants; the capturer's origin counts as empty (it may
-        // have been a leg or an eye) and its piece as gone.
-        let (pos, to, tr) = (self.pos, self.to, self.tr);
-        let board = &pos.board;
-        let mut near = (pos.by_color[0] | pos.by_color[1]) & NEAR[to] & !(1u128 << from);
-        while near != 0 {
-            let s = near.trailing_zeros() as usize;
-            near &= near - 1;
-            let c = board[s];
-            let step = STEPS[s + 20 - to];
-            if c & 7 != step.role {
-                continue;
-            }
-            let color = code_color(c);
-            let ok = if step.role == role_bits(Role::Advisor) {
-                PALACE[to] == color as u8 + 1 && PALACE[s] == color as u8 + 1
-            } else {
-                let b = (to as isize + step.block as isize) as usize;
-                (board[b] == EMPTY || b == from)
-                    && (step.role == role_bits(Role::Horse)
-                        || own_side(color, tr) && own_side(color, s / 9))
-            };
-            if ok {
-                self.att[color] |= 1 << step.slot;
-            }
-        }
-    }
-
-    /// Finds again the chariots, cannons, pawns and general along the target's rank,
-    /// upwards or downwards.
-    #[inline(always)]
-    fn rank_line(&mut self, up: bool) {
-        let (first, second, k, pawn, king) = if up {
-            let (a, b) = two_above(self.rank_occ, self.tf);
-            (a, b, RANK, PAWNS + 2, KINGS)
+    fn vacate(&mut self, s: usize) {
+        self.vacated |= 1u128 << s;
+        // Bits of `s` in the target's rank and file masks (none when off those lines).
+        let rank_bit = if s.wrapping_sub(self.tr * 9) < 9 {
+            1 << (s - self.tr * 9)
         } else {
-            let (a, b) = two_below(self.rank_occ, self.tf);
-            (a, b, RANK + 2, PAWNS + 1, KINGS + 1)
+            0
         };
-        let keep = !(3u64 << k | 1 << pawn | 1 << king);
-        self.att[0] &= keep;
-        self.att[1] &= keep;
-        if first != 0 {
-            let s = self.tr * 9 + first.trailing_zeros() as usize;
-            let c = self.pos.board[s];
-            let color = code_color(c);
-            if c & 7 == role_bits(Role::Chariot) {
-                self.att[color] |= 1 << k;
-                self.line_at[k] = s as u8;
-            } else if s.abs_diff(self.to) == 1 {
-                self.next_to(c, s, pawn, king, !own_side(color, self.tr));
-            }
-        }
-        if second != 0 {
-            let s = self.tr * 9 + second.trailing_zeros() as usize;
-            let c = self.pos.board[s];
-            if c & 7 == role_bits(Role::Cannon) {
-                self.att[code_color(c)] |= 1 << (k + 1);
-                self.line_at[k + 1] = s as u8;
-            }
-        }
+        self.rank_occ &= !rank_bit;
+        self.file_occ &= !FILE_BITS[self.tf][s];
     }
 
-    /// Finds again the chariots, cannons, pawns and generals along the target's file,
-    /// upwards or downwards.
+    /// Is `s` empty now?
     #[inline(always)]
-    fn file_line(&mut self, up: bool) {
-        let (first, second, k, pawn, king) = if up {
-            let (a, b) = two_above(self.file_occ, self.tr);
-            (a, b, FILE, PAWNS + 3, KINGS + 2)
-        } else {
-            let (a, b) = two_below(self.file_occ, self.tr);
-            (a, b, FILE + 3, PAWNS, KINGS + 3)
-        };
-        let keep = !(7u64 << k | 1 << pawn | 1 << king);
-        self.att[0] &= keep;
-        self.att[1] &= keep;
-        if first != 0 {
-            let s = first.trailing_zeros() as usize * 9 + self.tf;
-            let c = self.pos.board[s];
-            let color = code_color(c);
-            if c & 7 == role_bits(Role::Chariot) {
-                self.att[color] |= 1 << k;
-                self.line_at[k] = s as u8;
-            } else {
-                if c & 7 == role_bits(Role::King) {
-                    self.att[color] |= 1 << (k + 1);
-                    self.line_at[k + 1] = s as u8;
-                }
-                if s.abs_diff(self.to) == 9 {
-                    // A pawn attacks forwards: a red one from below, a black one from above.
-                    self.next_to(c, s, pawn, king, up == (color == 1));
-                }
-            }
-        }
-        if second != 0 {
-            let s = second.trailing_zeros() as usize * 9 + self.tf;
-            let c = self.pos.board[s];
-            if c & 7 == role_bits(Role::Cannon) {
-                self.att[code_color(c)] |= 1 << (k + 2);
-                self.line_at[k + 2] = s as u8;
-            }
-        }
+    fn empty(&self, s: usize) -> bool {
+        self.pos.board[s] == EMPTY || (self.vacated >> s) & 1 != 0
     }
 
-    /// The piece `c` on `s`, orthogonally next to the target: a pawn attacks from there
-    /// when `pawn_can` (slot `pawn`), a general when both points are in its palace (slot
-    /// `king`).
+    /// Does the piece `c` still stand on `s`?
     #[inline(always)]
-    fn next_to(&mut self, c: u8, s: usize, pawn: usize, king: usize, pawn_can: bool) {
-        let color = code_color(c);
-        if c & 7 == role_bits(Role::Pawn) {
-            if pawn_can {
-                self.att[color] |= 1 << pawn;
-            }
-        } else if c & 7 == role_bits(Role::King)
-            && PALACE[s] == color as u8 + 1
-            && PALACE[self.to] == color as u8 + 1
-        {
-            self.att[color] |= 1 << king;
-        }
+    fn holds(&self, s: usize, c: u8) -> bool {
+        self.pos.board[s] == c && (self.vacated >> s) & 1 == 0
     }
 
-    /// The least valuable attacker of the target for `by` as a slot (the lowest slot among
-    /// equals, as in [`Position::attackers`]), given the piece `on_target` standing there:
-    /// `NONE` when there is none.
+    /// The least valuable attacker of the target for `by` (the first one in the order of
+    /// [`Position::attackers`] among equals), given the piece `on_target` standing there.
     #[inline(always)]
     fn least_valuable_attacker(&self, by: Color, on_target: u8, values: &[i32; 7]) -> usize {
-        let mut live = self.att[by.index()];
-        // The opposing general counts along the file only against a general.
-        if code_role(on_target) != Role::King.index() {
-            live &= !FLYING;
-        }
-        if live & live.wrapping_sub(1) == 0 {
-            return if live == 0 {
-                NONE
-            } else {
-                live.trailing_zeros() as usize
-            };
-        }
-        let mut best = live.trailing_zeros() as usize;
-        let mut best_value = values[SLOT_ROLE[best] as usize];
-        live &= live - 1;
-        while live != 0 {
-            let k = live.trailing_zeros() as usize;
-            let v = values[SLOT_ROLE[k] as usize];
-            if v < best_value {
-                best = k;
+        let board = &self.pos.board;
+        let to = self.to;
+        let (tf, tr) = (self.tf, self.tr);
+        let mut best = NONE;
+        let mut best_value = 0;
+        let mut consider = |s: usize, c: u8| {
+            let v = values[code_role(c)];
+            if best == NONE || v < best_value {
+                best = s;
                 best_value = v;
             }
-            live &= live - 1;
+        };
+
+        let chariot = code(by, Role::Chariot);
+        let cannon = code(by, Role::Cannon);
+        let (u1, u2) = two_above(self.rank_occ, tf);
+        let (d1, d2) = two_below(self.rank_occ, tf);
+        for (first, second) in [(u1, u2), (d1, d2)] {
+            if first != 0 {
+                let s = tr * 9 + first.trailing_zeros() as usize;
+                if board[s] == chariot {
+                    consider(s, chariot);
+                }
+            }
+            if second != 0 {
+                let s = tr * 9 + second.trailing_zeros() as usize;
+                if board[s] == cannon {
+                    consider(s, cannon);
+                }
+            }
+        }
+        // The opposing general counts along the file only against a general (flying general).
+        let flying = if on_target == code(by.other(), Role::King) {
+            code(by, Role::King)
+        } else {
+            chariot
+        };
+        let (u1, u2) = two_above(self.file_occ, tr);
+        let (d1, d2) = two_below(self.file_occ, tr);
+        for (first, second) in [(u1, u2), (d1, d2)] {
+            if first != 0 {
+                let s = first.trailing_zeros() as usize * 9 + tf;
+                let p = board[s];
+                if p == chariot || p == flying {
+                    consider(s, p);
+                }
+            }
+            if second != 0 {
+                let s = second.trailing_zeros() as usize * 9 + tf;
+                if board[s] == cannon {
+                    consider(s, cannon);
+                }
+            }
+        }
+
+        let near = &NEAR[to];
+        let ours = self.pos.by_color[by.index()] & !self.vacated;
+        if ours & near[KNIGHT] != 0 {
+            let horse = code(by, Role::Horse);
+            let t = &HORSE_ATTACKERS[to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, horse) && self.empty(t.via[i] as usize) {
+                    consider(s, horse);
+                }
+            }
+        }
+        if ours & near[ORTHOGONAL] != 0 {
+            let pawn = code(by, Role::Pawn);
+            let t = &PAWN_ATTACKERS[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, pawn) {
+                    consider(s, pawn);
+                }
+            }
+        }
+        if ours & near[DIAGONAL] != 0 {
+            let advisor = code(by, Role::Advisor);
+            let t = &ADVISOR_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, advisor) {
+                    consider(s, advisor);
+                }
+            }
+        }
+        if ours & near[ELEPHANT] != 0 {
+            let elephant = code(by, Role::Elephant);
+            let t = &ELEPHANT_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, elephant) && self.empty(t.via[i] as usize) {
+                    consider(s, elephant);
+                }
+            }
+        }
+        if ours & near[ORTHOGONAL] != 0 {
+            let king = code(by, Role::King);
+            let t = &KING_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, king) {
+                    consider(s, king);
+                }
+            }
         }
         best
-    }
-
-    /// The point of slot `k`.
-    #[inline(always)]
-    fn origin(&self, k: usize) -> usize {
-        if k < HORSES {
-            self.line_at[k] as usize
-        } else {
-            (self.to as isize + SLOT_OFFSET[k] as isize) as usize
-        }
-    }
-
-    /// `by` takes with the attacker in slot `k`: its origin empties, which can open the
-    /// target's rank or file behind it (new chariot and cannon attacks, or a cannon losing
-    /// its screen) or free a horse's leg or an elephant's eye (an advisor leaving).
-    #[inline(always)]
-    fn capture(&mut self, by: Color, k: usize) {
-        let s = self.origin(k);
-        self.att[by.index()] &= !(1 << k);
-        if (HORSES..PAWNS).contains(&k) || (ELEPHANTS..KINGS).contains(&k) {
-            // A horse's or elephant's origin is on neither line, nor a leg or an eye.
-            return;
-        }
-        if (ADVISORS..ELEPHANTS).contains(&k) {
-            self.free_leg(s);
-            return;
-        }
-        if s / 9 == self.tr {
-            self.rank_occ &= !(1 << (s % 9));
-            self.rank_line(s > self.to);
-        } else {
-            self.file_occ &= !(1 << (s / 9));
-            self.file_line(s > self.to);
-        }
-    }
-
-    /// An advisor left `s`, diagonally next to the target: the horses with their leg there
-    /// and the elephants with their eye there attack now (they were blocked, so they are
-    /// still on their points).
-    #[cold]
-    fn free_leg(&mut self, s: usize) {
-        let (pos, to) = (self.pos, self.to);
-        let mut near = (pos.by_color[0] | pos.by_color[1]) & NEAR[to];
-        while near != 0 {
-            let p = near.trailing_zeros() as usize;
-            near &= near - 1;
-            let c = pos.board[p];
-            let step = STEPS[p + 20 - to];
-            if c & 7 != step.role
-                || step.role == role_bits(Role::Advisor)
-                || (to as isize + step.block as isize) as usize != s
-            {
-                continue;
-            }
-            let color = code_color(c);
-            if step.role == role_bits(Role::Horse)
-                || own_side(color, self.tr) && own_side(color, p / 9)
-            {
-                self.att[color] |= 1 << step.slot;
-            }
-        }
     }
 }
 
@@ -580,8 +357,8 @@ impl Position {
                 // A general was taken: the exchange is over.
                 break;
             }
-            on_target = self.board[ex.origin(s)];
-            ex.capture(by, s);
+            on_target = self.board[s];
+            ex.vacate(s);
             by = by.other();
         }
         // Negamax the gains back: a side takes back only when it pays.
@@ -648,8 +425,8 @@ impl Position {
                 // A general was taken: gain d is the last.
                 return !odd;
             }
-            on_target = self.board[ex.origin(s)];
-            ex.capture(by, s);
+            on_target = self.board[s];
+            ex.vacate(s);
             by = by.other();
             d += 1;
         }
