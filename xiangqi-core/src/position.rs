@@ -1,6 +1,7 @@
 //! The validated position: board, side to move, counters and Zobrist key.
 
 use crate::setup::{Problems, Setup, SetupError};
+use crate::tables::SQUARE_BITS;
 use crate::zobrist::{piece_key_raw, side_key};
 use crate::{Color, Move, Piece, Role, Square};
 use core::fmt;
@@ -299,21 +300,22 @@ impl Position {
             waiting_in_check: self.waiting_in_check,
         };
         let us = self.side.index();
+        let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let mut key = self.key ^ piece_key_raw(piece, from) ^ piece_key_raw(piece, to) ^ side_key();
         if captured != EMPTY {
             key ^= piece_key_raw(captured, to);
             let them = us ^ 1;
-            self.by_color[them] ^= 1u128 << to;
+            self.by_color[them] ^= t.bit;
             self.counts[them][code_role(captured)] -= 1;
             self.halfmove = 0;
         } else {
             self.halfmove = self.halfmove.saturating_add(1);
-            self.rank_occ[to / 9] |= 1 << (to % 9);
-            self.file_occ[to % 9] |= 1 << (to / 9);
+            self.rank_occ[t.rank as usize] |= t.rank_bit;
+            self.file_occ[t.file as usize] |= t.file_bit;
         }
-        self.rank_occ[from / 9] ^= 1 << (from % 9);
-        self.file_occ[from % 9] ^= 1 << (from / 9);
-        self.by_color[us] ^= (1u128 << from) | (1u128 << to);
+        self.rank_occ[f.rank as usize] ^= f.rank_bit;
+        self.file_occ[f.file as usize] ^= f.file_bit;
+        self.by_color[us] ^= f.bit | t.bit;
         self.board[to] = piece;
         self.board[from] = EMPTY;
         if code_role(piece) == 0 {
@@ -346,19 +348,20 @@ impl Position {
             self.fullmove -= 1;
         }
         let us = self.side.index();
+        let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let piece = self.board[to];
         self.board[from] = piece;
         self.board[to] = undo.captured;
-        self.by_color[us] ^= (1u128 << from) | (1u128 << to);
-        self.rank_occ[from / 9] |= 1 << (from % 9);
-        self.file_occ[from % 9] |= 1 << (from / 9);
+        self.by_color[us] ^= f.bit | t.bit;
+        self.rank_occ[f.rank as usize] |= f.rank_bit;
+        self.file_occ[f.file as usize] |= f.file_bit;
         if undo.captured != EMPTY {
             let them = us ^ 1;
-            self.by_color[them] |= 1u128 << to;
+            self.by_color[them] |= t.bit;
             self.counts[them][code_role(undo.captured)] += 1;
         } else {
-            self.rank_occ[to / 9] ^= 1 << (to % 9);
-            self.file_occ[to % 9] ^= 1 << (to / 9);
+            self.rank_occ[t.rank as usize] ^= t.rank_bit;
+            self.file_occ[t.file as usize] ^= t.file_bit;
         }
         if code_role(piece) == 0 {
             self.kings[us] = from as u8;

@@ -274,6 +274,42 @@ const fn file_spread(first_rank: usize) -> [u128; 32] {
 pub(crate) static FILE_SPREAD_LOW: [u128; 32] = file_spread(0);
 pub(crate) static FILE_SPREAD_HIGH: [u128; 32] = file_spread(5);
 
+/// Where a square sits in the board's occupancy masks: its bit in the 90-bit set, its rank
+/// and file, and its bit in the rank's mask and in the file's mask. Read by make/unmake
+/// instead of dividing by 9 and shifting a `u128` by a variable amount.
+#[derive(Copy, Clone)]
+pub(crate) struct SquareBits {
+    pub bit: u128,
+    pub rank: u8,
+    pub file: u8,
+    pub rank_bit: u16,
+    pub file_bit: u16,
+}
+
+const fn square_bits() -> [SquareBits; 90] {
+    let mut t = [SquareBits {
+        bit: 0,
+        rank: 0,
+        file: 0,
+        rank_bit: 0,
+        file_bit: 0,
+    }; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = SquareBits {
+            bit: 1 << s,
+            rank: (s / 9) as u8,
+            file: (s % 9) as u8,
+            rank_bit: 1 << (s % 9),
+            file_bit: 1 << (s / 9),
+        };
+        s += 1;
+    }
+    t
+}
+
+pub(crate) static SQUARE_BITS: [SquareBits; 90] = square_bits();
+
 /// Whether a piece of `color` and role index `role` may ever stand on square `s`
 /// (advisors, elephants and generals have few points; pawns never stand behind their start).
 pub(crate) const fn reachable(color: usize, role: usize, s: usize) -> bool {
