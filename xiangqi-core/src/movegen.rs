@@ -22,7 +22,7 @@ use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_SPREAD_HIGH,
     FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS,
-    PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS,
+    PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -138,6 +138,13 @@ fn line_danger(occ: u16, p: u32, attackers: u16, at: impl Fn(usize) -> u8) -> u1
     mask
 }
 
+/// The file and rank of square `s`, from [`SQUARE_BITS`].
+#[inline(always)]
+fn file_rank(s: usize) -> (usize, usize) {
+    let b = &SQUARE_BITS[s];
+    (b.file as usize, b.rank as usize)
+}
+
 #[inline(always)]
 fn bit_index(b: u16) -> usize {
     b.trailing_zeros() as usize
@@ -159,9 +166,9 @@ impl Position {
     pub(crate) fn gives_check_after(&self, from: usize, to: usize, piece: u8) -> bool {
         let us = code_color(piece);
         let ksq = self.kings[us ^ 1] as usize;
-        let (kf, kr) = (ksq % 9, ksq / 9);
-        let (ff, fr) = (from % 9, from / 9);
-        let (tf, tr) = (to % 9, to / 9);
+        let (kf, kr) = file_rank(ksq);
+        let (ff, fr) = file_rank(from);
+        let (tf, tr) = file_rank(to);
         let color = if us == 0 { Color::Red } else { Color::Black };
         let chariot = code(color, Role::Chariot);
         let cannon = code(color, Role::Cannon);
@@ -237,17 +244,18 @@ impl Position {
         let mut rank_occ = self.rank_occ[kr];
         let mut file_occ = self.file_occ[kf];
         if from != NO_SQ {
-            if from / 9 == kr {
-                rank_occ &= !(1 << (from % 9));
+            let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
+            if f.rank as usize == kr {
+                rank_occ &= !f.rank_bit;
             }
-            if from % 9 == kf {
-                file_occ &= !(1 << (from / 9));
+            if f.file as usize == kf {
+                file_occ &= !f.file_bit;
             }
-            if to / 9 == kr {
-                rank_occ |= 1 << (to % 9);
+            if t.rank as usize == kr {
+                rank_occ |= t.rank_bit;
             }
-            if to % 9 == kf {
-                file_occ |= 1 << (to / 9);
+            if t.file as usize == kf {
+                file_occ |= t.file_bit;
             }
         }
 
@@ -771,7 +779,7 @@ impl Position {
                     3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
                     6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
                     4 | 5 => {
-                        let (ff, fr) = (from % 9, from / 9);
+                        let (ff, fr) = file_rank(from);
                         let r = scan(self.rank_occ[fr], ff as u32, 9);
                         let f = scan(self.file_occ[ff], fr as u32, 10);
                         let (ra, rb, fa, fb) = if code_role(piece) == 5 {
