@@ -547,7 +547,7 @@ impl Position {
     #[inline]
     fn is_pseudo_legal(&self, from: usize, to: usize, piece: u8, target: u8) -> bool {
         let us = code_color(piece);
-        let bit = 1u128 << to;
+        let bit = SQUARE_BITS[to].bit;
         match code_role(piece) {
             0 => KING_TARGETS[us][from] & bit != 0,
             1 => ADVISOR_TARGETS[us][from] & bit != 0,
@@ -692,7 +692,7 @@ impl Position {
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {
                 if self.board[ha.to[i] as usize] == horse {
-                    danger |= 1u128 << ha.via[i];
+                    danger |= SQUARE_BITS[ha.via[i] as usize].bit;
                 }
             }
         }
@@ -877,14 +877,14 @@ impl Position {
         for i in 0..ha.len as usize {
             let (h, leg) = (ha.to[i] as usize, ha.via[i] as usize);
             if self.board[h] == horse && self.board[leg] == EMPTY {
-                r |= 1u128 << h | 1u128 << leg;
+                r |= SQUARE_BITS[h].bit | SQUARE_BITS[leg].bit;
             }
         }
         let pawn = code(them, Role::Pawn);
         let pa = &PAWN_ATTACKERS[them.index()][ksq];
         for i in 0..pa.len as usize {
             if self.board[pa.to[i] as usize] == pawn {
-                r |= 1u128 << pa.to[i];
+                r |= SQUARE_BITS[pa.to[i] as usize].bit;
             }
         }
         r

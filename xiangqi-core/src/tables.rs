@@ -275,8 +275,9 @@ pub(crate) static FILE_SPREAD_LOW: [u128; 32] = file_spread(0);
 pub(crate) static FILE_SPREAD_HIGH: [u128; 32] = file_spread(5);
 
 /// Where a square sits in the board's occupancy masks: its bit in the 90-bit set, its rank
-/// and file, and its bit in the rank's mask and in the file's mask. Read by make/unmake
-/// instead of dividing by 9 and shifting a `u128` by a variable amount.
+/// and file, and its bit in the rank's mask and in the file's mask. Read by make/unmake,
+/// the check tests and the generators instead of dividing by 9 and shifting a `u128` by a
+/// variable amount.
 #[derive(Copy, Clone)]
 pub(crate) struct SquareBits {
     pub bit: u128,
