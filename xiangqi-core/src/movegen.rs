@@ -712,7 +712,7 @@ impl Position {
         us: usize,
         emit: &mut impl FnMut(usize),
     ) {
-        let (ff, fr) = (from % 9, from / 9);
+        let (ff, fr) = file_rank(from);
         let (ra, rb, fa, fb) = if cannon {
             (r.second_up, r.second_down, f.second_up, f.second_down)
         } else {
@@ -782,23 +782,12 @@ impl Position {
                         let (ff, fr) = file_rank(from);
                         let r = scan(self.rank_occ[fr], ff as u32, 9);
                         let f = scan(self.file_occ[ff], fr as u32, 10);
-                        let (ra, rb, fa, fb) = if code_role(piece) == 5 {
-                            (r.second_up, r.second_down, f.second_up, f.second_down)
-                        } else {
-                            (r.first_up, r.first_down, f.first_up, f.first_down)
-                        };
-                        for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
-                            if b != 0 {
-                                let to = if on_rank {
-                                    fr * 9 + bit_index(b)
-                                } else {
-                                    bit_index(b) * 9 + ff
-                                };
-                                if code_color(self.board[to]) != ui && legal(from, to, false) {
-                                    list.push(Move::from_distinct(from, to));
-                                }
+                        let cannon = code_role(piece) == 5;
+                        self.slider_captures(from, &r, &f, cannon, ui, &mut |to| {
+                            if legal(from, to, false) {
+                                list.push(Move::from_distinct(from, to));
                             }
-                        }
+                        });
                         continue;
                     }
                     _ => continue,
