@@ -27,10 +27,9 @@ use crate::tables::{
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
 
-/// Generation kinds (the `KIND` parameter of the generators): every move, captures only, or
-/// quiet moves (non-captures) only.
+/// Generation kinds (the `KIND` parameter of [`Position::moves_into`]): every move, or quiet
+/// moves (non-captures) only. Captures have their own generator, `captures_into`.
 const ALL: u8 = 0;
-const CAPTURES: u8 = 1;
 const QUIETS: u8 = 2;
 
 /// A square index that is on no line and equals no square.
@@ -478,20 +477,15 @@ impl Position {
             let from_sensitive = (danger >> from) & 1 != 0;
             if piece == king_code || from_sensitive || (role != 4 && role != 5) {
                 // The general, pieces that may expose it, and the short-range pieces: one by one.
-                self.piece_moves::<ALL>(
-                    from,
-                    piece,
-                    self.by_color[code_color(piece) ^ 1],
-                    &mut |to| {
-                        let ok = if piece == king_code {
-                            !self.king_attacked_after(us, from, to, to)
-                        } else {
-                            !(from_sensitive || (danger >> to) & 1 != 0)
-                                || !self.king_attacked_after(us, from, to, ksq)
-                        };
-                        n += ok as usize;
-                    },
-                );
+                self.piece_moves(from, piece, &mut |to| {
+                    let ok = if piece == king_code {
+                        !self.king_attacked_after(us, from, to, to)
+                    } else {
+                        !(from_sensitive || (danger >> to) & 1 != 0)
+                            || !self.king_attacked_after(us, from, to, ksq)
+                    };
+                    n += ok as usize;
+                });
                 continue;
             }
             // A chariot or cannon that cannot expose the general: its quiet moves can only be
@@ -601,61 +595,42 @@ impl Position {
     }
 
     /// Calls `emit(to)` for every pseudo-legal destination of the piece `piece` on `from`
-    /// (empty points and enemy pieces; only enemy pieces for `CAPTURES`, only empty points
-    /// for `QUIETS`).
+    /// (empty points and enemy pieces), for [`Position::count_legal_moves`].
     #[inline(always)]
-    fn piece_moves<const KIND: u8>(
-        &self,
-        from: usize,
-        piece: u8,
-        enemies: u128,
-        emit: &mut impl FnMut(usize),
-    ) {
+    fn piece_moves(&self, from: usize, piece: u8, emit: &mut impl FnMut(usize)) {
         let us = code_color(piece);
         let mut step = |t: &Steps, blockable: bool| {
             for i in 0..t.len as usize {
                 let to = t.to[i] as usize;
                 let target = self.board[to];
-                let ok = match KIND {
-                    CAPTURES => target != EMPTY && code_color(target) != us,
-                    QUIETS => target == EMPTY,
-                    _ => target == EMPTY || code_color(target) != us,
-                };
-                if ok && (!blockable || self.board[t.via[i] as usize] == EMPTY) {
+                if (target == EMPTY || code_color(target) != us)
+                    && (!blockable || self.board[t.via[i] as usize] == EMPTY)
+                {
                     emit(to);
                 }
             }
         };
-        // For captures, a stepping piece with no enemy piece on any destination is skipped
-        // at once (most are). `enemies` is the other side's pieces.
-        let skip = |targets: u128| KIND == CAPTURES && targets & enemies == 0;
         match code_role(piece) {
-            0 if !skip(KING_TARGETS[us][from]) => step(&KING_MOVES[us][from], false),
-            1 if !skip(ADVISOR_TARGETS[us][from]) => step(&ADVISOR_MOVES[us][from], false),
-            2 if !skip(ELEPHANT_TARGETS[us][from]) => step(&ELEPHANT_MOVES[us][from], true),
-            3 if !skip(HORSE_TARGETS[from]) => step(&HORSE_MOVES[from], true),
-            6 if !skip(PAWN_TARGETS[us][from]) => step(&PAWN_MOVES[us][from], false),
-            0..=3 | 6 => {}
+            0 => step(&KING_MOVES[us][from], false),
+            1 => step(&ADVISOR_MOVES[us][from], false),
+            2 => step(&ELEPHANT_MOVES[us][from], true),
+            3 => step(&HORSE_MOVES[from], true),
+            6 => step(&PAWN_MOVES[us][from], false),
             role => {
-                let cannon = role == 5;
-                let (ff, fr) = (from % 9, from / 9);
+                let (ff, fr) = file_rank(from);
                 let r = scan(self.rank_occ[fr], ff as u32, 9);
                 let f = scan(self.file_occ[ff], fr as u32, 10);
-                if KIND != CAPTURES {
-                    let mut q = r.quiet;
-                    while q != 0 {
-                        emit(fr * 9 + q.trailing_zeros() as usize);
-                        q &= q - 1;
-                    }
-                    let mut q = f.quiet;
-                    while q != 0 {
-                        emit(q.trailing_zeros() as usize * 9 + ff);
-                        q &= q - 1;
-                    }
+                let mut q = r.quiet;
+                while q != 0 {
+                    emit(fr * 9 + q.trailing_zeros() as usize);
+                    q &= q - 1;
                 }
-                if KIND != QUIETS {
-                    self.slider_captures(from, &r, &f, cannon, us, emit);
+                let mut q = f.quiet;
+                while q != 0 {
+                    emit(q.trailing_zeros() as usize * 9 + ff);
+                    q &= q - 1;
                 }
+                self.slider_captures(from, &r, &f, role == 5, us, emit);
             }
         }
     }
@@ -954,7 +929,7 @@ impl Position {
                                 !in_check
                             }
                         };
-                        let (ff, fr) = (from % 9, from / 9);
+                        let (ff, fr) = file_rank(from);
                         let r = scan(self.rank_occ[fr], ff as u32, 9);
                         let f = scan(self.file_occ[ff], fr as u32, 10);
                         let mut q = r.quiet;
@@ -974,23 +949,11 @@ impl Position {
                             }
                         }
                         if KIND != QUIETS {
-                            let (ra, rb, fa, fb) = if role == 5 {
-                                (r.second_up, r.second_down, f.second_up, f.second_down)
-                            } else {
-                                (r.first_up, r.first_down, f.first_up, f.first_down)
-                            };
-                            for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
-                                if b != 0 {
-                                    let to = if on_rank {
-                                        fr * 9 + bit_index(b)
-                                    } else {
-                                        bit_index(b) * 9 + ff
-                                    };
-                                    if code_color(self.board[to]) != ui && legal(to) {
-                                        list.push(Move::from_distinct(from, to));
-                                    }
+                            self.slider_captures(from, &r, &f, role == 5, ui, &mut |to| {
+                                if legal(to) {
+                                    list.push(Move::from_distinct(from, to));
                                 }
-                            }
+                            });
                         }
                         continue;
                     }
