@@ -238,6 +238,35 @@ impl Position {
         self.key
     }
 
+    /// The Zobrist key the position will have once `m`, a move of the side to move, is made,
+    /// without making it (a search can start loading the table entry of the child early).
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// let mut pos = Position::startpos();
+    /// let m = pos.parse_uci("h2e2")?;
+    /// let expected = pos.key_after(m);
+    /// pos.play(m)?;
+    /// assert_eq!(pos.key(), expected);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from().index(), m.to().index());
+        self.key_after_codes(self.board[from], from, to, self.board[to])
+    }
+
+    /// [`Position::key_after`] for the piece code `piece` moving `from`-`to` onto the code
+    /// `captured` (the empty code has all-zero keys).
+    #[inline(always)]
+    fn key_after_codes(&self, piece: u8, from: usize, to: usize, captured: u8) -> u64 {
+        self.key
+            ^ piece_key_raw(piece, from)
+            ^ piece_key_raw(piece, to)
+            ^ piece_key_raw(captured, to)
+            ^ side_key()
+    }
+
     /// The Zobrist key computed from scratch (equals [`Position::key`]; for tests).
     pub fn compute_key(&self) -> u64 {
         let mut k = 0;
@@ -301,9 +330,8 @@ impl Position {
         };
         let us = self.side.index();
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
-        let mut key = self.key ^ piece_key_raw(piece, from) ^ piece_key_raw(piece, to) ^ side_key();
+        let key = self.key_after_codes(piece, from, to, captured);
         if captured != EMPTY {
-            key ^= piece_key_raw(captured, to);
             let them = us ^ 1;
             self.by_color[them] ^= t.bit;
             self.counts[them][code_role(captured)] -= 1;

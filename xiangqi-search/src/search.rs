@@ -9,7 +9,7 @@ use crate::{Info, Limits, Params};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-use xiangqi_core::{judge_repetition, zobrist, Move, MoveList, Position, Role, RuleSet, MAX_MOVES};
+use xiangqi_core::{judge_repetition, Move, MoveList, Position, Role, RuleSet, MAX_MOVES};
 use xiangqi_eval::{Evaluator, Score};
 
 /// The deepest ply the search goes (plies from the root).
@@ -108,6 +108,19 @@ const HISTORY_MAX: i32 = 16_384;
 #[inline]
 fn role_of(pos: &Position, sq: xiangqi_core::Square) -> Option<Role> {
     pos.piece_at(sq).map(|p| p.role)
+}
+
+/// MVV-LVA order of a capture: the most valuable victim first, then the least valuable
+/// attacker (0 for a move that captures nothing).
+#[inline]
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    match role_of(pos, m.to()) {
+        Some(victim) => {
+            let attacker = role_of(pos, m.from()).map_or(0, see_value);
+            see_value(victim) * 16 - attacker / 100
+        }
+        None => 0,
+    }
 }
 
 impl<E: Evaluator> Worker<E> {
@@ -209,15 +222,7 @@ impl<E: Evaluator> Worker<E> {
             .collect();
         // Initial order: captures by MVV-LVA first, then the rest as generated.
         let pos = &self.pos;
-        self.root_moves.sort_by_key(|rm| {
-            let v = role_of(pos, rm.mv.to()).map_or(0, see_value);
-            let a = role_of(pos, rm.mv.from()).map_or(0, see_value);
-            if v > 0 {
-                -(v * 16 - a / 100)
-            } else {
-                0
-            }
-        });
+        self.root_moves.sort_by_key(|rm| -mvv_lva(pos, rm.mv));
     }
 
     #[inline]
@@ -236,21 +241,11 @@ impl<E: Evaluator> Worker<E> {
 
     #[inline]
     fn make(&mut self, shared: &Shared, m: Move, ply: usize) -> xiangqi_core::Undo {
-        let moved = self.pos.piece_at(m.from());
         // The child probes the table first thing: start loading its bucket now, from the
         // key the move will give, so that the load overlaps with making the move.
-        if let Some(p) = moved {
-            let mut key = self.pos.key()
-                ^ zobrist::piece_key(p, m.from())
-                ^ zobrist::piece_key(p, m.to())
-                ^ zobrist::side_key();
-            if let Some(c) = self.pos.piece_at(m.to()) {
-                key ^= zobrist::piece_key(c, m.to());
-            }
-            shared.tt.prefetch(key);
-        }
+        shared.tt.prefetch(self.pos.key_after(m));
         self.frames[ply].mv = Some(m);
-        self.frames[ply].piece = moved.map_or(0, |p| p.index() as u8);
+        self.frames[ply].piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index() as u8);
         self.eval.make_move(&self.pos, m);
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());
@@ -635,7 +630,7 @@ impl<E: Evaluator> Worker<E> {
         self.pv_len[ply] = child_len;
     }
 
-    /// The killer and counter moves of `ply`, for [`Worker::score_move`].
+    /// The killer and counter moves of `ply`, tried before the other quiet moves.
     #[inline]
     fn order_hints(&self, shared: &Shared, ply: usize) -> ([Option<Move>; 2], Option<Move>) {
         let p = shared.params;
@@ -648,39 +643,6 @@ impl<E: Evaluator> Worker<E> {
             None
         };
         (self.killers[ply], counter)
-    }
-
-    /// The ordering score of move `m` (a capture is scored as good; the caller checks
-    /// those that may lose material with SEE when it picks them).
-    #[inline]
-    fn score_move(
-        &mut self,
-        shared: &Shared,
-        m: Move,
-        killers: [Option<Move>; 2],
-        counter: Option<Move>,
-    ) -> i32 {
-        let p = shared.params;
-        let attacker = self.pos.piece_at(m.from());
-        let victim = role_of(&self.pos, m.to());
-        if let Some(v) = victim {
-            let vv = see_value(v);
-            let av = attacker.map_or(0, |a| see_value(a.role));
-            let mvv = vv * 16 - av / 100;
-            // Scored as good; a capture of a less valuable piece is checked by SEE only
-            // when it is picked (most nodes cut off before), and then demoted if it loses.
-            GOOD_CAPTURE + mvv
-        } else if p.killers && killers[0] == Some(m) {
-            KILLER1
-        } else if p.killers && killers[1] == Some(m) {
-            KILLER2
-        } else if counter == Some(m) {
-            COUNTER
-        } else if p.history {
-            self.history[attacker.map_or(0, |a| a.index())][m.to().index()]
-        } else {
-            0
-        }
     }
 
     /// The index of the best-scored move in `start..end` (the first of equals).
@@ -938,9 +900,11 @@ impl<E: Evaluator> Worker<E> {
                                 list.swap_remove(i);
                             }
                         }
-                        for i in 0..list.len() {
-                            let sc = self.score_move(shared, list[i], killers, counter);
-                            scores.push(sc);
+                        // All scored as good: a capture of a less valuable piece is checked by
+                        // SEE only when it is picked (most nodes cut off before), and then
+                        // demoted if it loses.
+                        for &c in &list {
+                            scores.push(GOOD_CAPTURE + mvv_lva(&self.pos, c));
                         }
                     }
                     if idx < list.len() {
@@ -1277,12 +1241,12 @@ impl<E: Evaluator> Worker<E> {
         }
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
         for &m in list.iter() {
-            let v = role_of(&self.pos, m.to()).map_or(0, see_value);
-            let a = role_of(&self.pos, m.from()).map_or(0, see_value);
-            scores.push(if v > 0 {
-                1_000_000 + v * 16 - a / 100
-            } else {
-                self.history[self.pos.piece_at(m.from()).map_or(0, |x| x.index())][m.to().index()]
+            scores.push(match mvv_lva(&self.pos, m) {
+                0 => {
+                    let piece = self.pos.piece_at(m.from()).map_or(0, |x| x.index());
+                    self.history[piece][m.to().index()]
+                }
+                order => 1_000_000 + order,
             });
         }
         let mut sorted = false;
