@@ -1258,7 +1258,9 @@ impl<E: Evaluator> Worker<E> {
             if !in_check {
                 let v = role_of(&self.pos, m.to()).map_or(0, see_value);
                 if p.delta_pruning && stand_pat + v + 200 <= alpha && v < 10_000 {
-                    continue;
+                    // The captures come most valuable victim first and alpha only rises:
+                    // every capture left would be pruned too.
+                    break;
                 }
                 if p.see && !see_ge(&mut self.pos, m, 0) {
                     continue;
