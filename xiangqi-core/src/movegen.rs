@@ -220,6 +220,120 @@ impl Position {
         false
     }
 
+    /// Does the legal move `m` of the side to move give check? The same answer as making
+    /// `m` and asking [`Position::is_check`], found without making it: only the moved piece
+    /// and the lines and horse legs through its two points can change anything, so the
+    /// other general's rank and file are read on their occupancy masks as the move would
+    /// leave them (a direct check by the moved piece, a discovered one by the piece leaving
+    /// `from`, or a cannon screen arriving on `to`), the horses are looked at when a horse
+    /// moves or a leg next to the general is vacated, and a pawn when a pawn moves. (In a
+    /// position accepted with the side not to move already in check, everything is looked
+    /// at.) For a move that is not legal here the answer is unspecified.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    ///
+    /// // The chariot steps onto the black general's open file: a direct check.
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1")?;
+    /// assert!(pos.gives_check(pos.parse_uci("f0e0")?));
+    /// assert!(!pos.gives_check(pos.parse_uci("f0f1")?));
+    /// // The horse leaves the chariot's file: a discovered check.
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/4N4/9/9/3KR4 w - - 0 1")?;
+    /// let m = pos.parse_uci("e3c4")?;
+    /// assert!(pos.gives_check(m));
+    /// let mut after = pos.clone();
+    /// after.play(m)?;
+    /// assert!(after.is_check());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn gives_check(&self, m: Move) -> bool {
+        let from = m.from().index();
+        let to = m.to().index();
+        let piece = self.board[from];
+        let us = code_color(piece);
+        let ksq = self.kings[us ^ 1] as usize;
+        // Everything is looked at when the other general may already be attacked.
+        let full = self.waiting_in_check;
+        let (kf, kr) = file_rank(ksq);
+        let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
+        let (ff, fr) = (f.file as usize, f.rank as usize);
+        let (tf, tr) = (t.file as usize, t.rank as usize);
+        let color = if us == 0 { Color::Red } else { Color::Black };
+        let chariot = code(color, Role::Chariot);
+        let cannon = code(color, Role::Cannon);
+        // The piece on `s` once the move is made.
+        let at = |s: usize| -> u8 {
+            if s == to {
+                piece
+            } else if s == from {
+                EMPTY
+            } else {
+                self.board[s]
+            }
+        };
+        if full || fr == kr || tr == kr {
+            let mut occ = self.rank_occ[kr];
+            if fr == kr {
+                occ &= !f.rank_bit;
+            }
+            if tr == kr {
+                occ |= t.rank_bit;
+            }
+            let r = scan(occ, kf as u32, 9);
+            for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+                if first != 0 && at(kr * 9 + bit_index(first)) == chariot {
+                    return true;
+                }
+                if second != 0 && at(kr * 9 + bit_index(second)) == cannon {
+                    return true;
+                }
+            }
+        }
+        if full || ff == kf || tf == kf {
+            let king = code(color, Role::King);
+            let mut occ = self.file_occ[kf];
+            if ff == kf {
+                occ &= !f.file_bit;
+            }
+            if tf == kf {
+                occ |= t.file_bit;
+            }
+            let fs = scan(occ, kr as u32, 10);
+            for (first, second) in [(fs.first_up, fs.second_up), (fs.first_down, fs.second_down)] {
+                if first != 0 {
+                    let p = at(bit_index(first) * 9 + kf);
+                    if p == chariot || p == king {
+                        return true;
+                    }
+                }
+                if second != 0 && at(bit_index(second) * 9 + kf) == cannon {
+                    return true;
+                }
+            }
+        }
+        let role = code_role(piece);
+        // A horse moves, or a horse's leg (a point diagonally next to the general) is vacated.
+        if full || role == Role::Horse.index() || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1) {
+            let horse = code(color, Role::Horse);
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                if at(ha.to[i] as usize) == horse && at(ha.via[i] as usize) == EMPTY {
+                    return true;
+                }
+            }
+        }
+        if full || role == Role::Pawn.index() {
+            let pawn = code(color, Role::Pawn);
+            let pa = &PAWN_ATTACKERS[us][ksq];
+            for i in 0..pa.len as usize {
+                if at(pa.to[i] as usize) == pawn {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
     /// `from` to `to`? (`NO_SQ` for both: as things stand.) The board is not changed.
     #[inline(always)]
@@ -985,6 +1099,90 @@ impl Position {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod gives_check_tests {
+    use crate::{Position, Problems};
+
+    /// `gives_check` against make, `is_check`, unmake for every legal move of `pos`.
+    fn check_all(pos: &mut Position) -> usize {
+        let mut checks = 0;
+        for m in pos.legal_moves() {
+            let predicted = pos.gives_check(m);
+            let undo = pos.make_move(m);
+            assert_eq!(predicted, pos.is_check(), "gives_check({m}) in {:?}", {
+                let mut p = pos.clone();
+                p.unmake_move(m, undo);
+                p
+            });
+            pos.unmake_move(m, undo);
+            checks += predicted as usize;
+        }
+        checks
+    }
+
+    #[test]
+    fn gives_check_agrees_with_make_and_is_check_on_random_playouts() {
+        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
+            .lines()
+            .chain(include_str!("../tests/data/mates.epd").lines())
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|l| l.split(';').next().unwrap().trim())
+            .collect();
+        let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut positions, mut checks) = (0, 0);
+        for fen in fens {
+            let start = Position::from_fen(fen).unwrap();
+            for _ in 0..40 {
+                let mut pos = start.clone();
+                for _ in 0..150 {
+                    checks += check_all(&mut pos);
+                    positions += 1;
+                    if rand() % 8 == 0 {
+                        check_all(&mut pos.swap_colors());
+                        check_all(&mut pos.flip_horizontal());
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Prefer captures half the time, to reach sparse endgames too.
+                    let caps = pos.legal_captures();
+                    let m = if !caps.is_empty() && rand() % 2 == 0 {
+                        caps[rand() as usize % caps.len()]
+                    } else {
+                        moves[rand() as usize % moves.len()]
+                    };
+                    pos.make_move(m);
+                }
+            }
+        }
+        assert!(
+            positions > 20_000 && checks > 20_000,
+            "{positions} positions, {checks} checks"
+        );
+    }
+
+    /// Positions accepted with the side not to move in check.
+    #[test]
+    fn gives_check_with_the_opponent_already_in_check() {
+        for fen in [
+            "3k5/9/9/9/9/9/9/9/9/3RK4 w - - 0 1",
+            "3k5/9/9/9/9/9/9/9/4A4/2CRK4 w - - 0 1",
+            "4k4/9/9/9/9/2n6/9/9/3p5/3K5 b - - 0 1",
+            "rnbakabnr/9/1c2R2c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1",
+        ] {
+            let mut pos = Position::from_fen_allowing(fen, Problems::OPPONENT_IN_CHECK).unwrap();
+            assert!(check_all(&mut pos) > 0, "{fen}");
         }
     }
 }

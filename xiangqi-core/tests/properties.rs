@@ -159,3 +159,20 @@ proptest! {
 fn prop_assert_eq_ok(ok: bool, m: Move) {
     assert!(ok, "play refused generated move {m}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn gives_check_agrees_with_make_and_is_check((start, choices) in playout()) {
+        walk(start, &choices, |pos| {
+            for m in pos.legal_moves() {
+                let predicted = pos.gives_check(m);
+                let undo = pos.make_move(m);
+                let actual = pos.is_check();
+                pos.unmake_move(m, undo);
+                assert_eq!(predicted, actual, "gives_check({m}) in {}", pos.fen());
+            }
+        });
+    }
+}
