@@ -1045,15 +1045,9 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
 
-            if futile {
-                // Pruned unless it gives check: ask the bare position, without the
-                // evaluator's and the tree's bookkeeping.
-                let u = self.pos.make_move(m);
-                let gives_check = self.pos.is_check();
-                self.pos.unmake_move(m, u);
-                if !gives_check {
-                    continue;
-                }
+            if futile && !self.pos.gives_check(m) {
+                // Pruned unless it gives check (a sacrifice that mates).
+                continue;
             }
             let u = self.make(shared, m, ply);
             let gives_check = self.pos.is_check();
