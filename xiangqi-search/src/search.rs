@@ -969,11 +969,16 @@ impl<E: Evaluator> Worker<E> {
                     stage = 4;
                     // The killers and counter move that are legal quiet moves were tried in
                     // stage 2, so the rest are ordered by history alone.
-                    let mut quiet_moves = MoveList::new();
-                    self.pos.legal_quiets_into(&mut quiet_moves);
-                    for &q in &quiet_moves {
+                    // Generated straight into the list after the bad captures, then those
+                    // already tried are taken out in place.
+                    let first = list.len();
+                    self.pos.legal_quiets_into(&mut list);
+                    let mut w = first;
+                    for r in first..list.len() {
+                        let q = list[r];
                         if Some(q) != tt_move && !tried.contains(&q) {
-                            list.push(q);
+                            list[w] = q;
+                            w += 1;
                             scores.push(if p.history {
                                 let piece = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
                                 self.history[piece][q.to().index()]
@@ -982,6 +987,7 @@ impl<E: Evaluator> Worker<E> {
                             });
                         }
                     }
+                    list.truncate(w);
                     continue;
                 }
                 _ => {
@@ -1014,11 +1020,11 @@ impl<E: Evaluator> Worker<E> {
                         // Every quiet move left would be skipped: drop them now rather than
                         // pick them one by one, counting them as tried (the move count
                         // drives the later moves' reductions). Only captures are left, in
-                        // their order.
+                        // their order. (What is left after the stage of the good captures
+                        // are the bad captures, scored far below any quiet move's history.)
                         let mut w = idx;
                         for r in idx..list.len() {
-                            let keep =
-                                scores[r] >= COUNTER || self.pos.piece_at(list[r].to()).is_some();
+                            let keep = scores[r] < -HISTORY_MAX;
                             if keep {
                                 list[w] = list[r];
                                 scores[w] = scores[r];
