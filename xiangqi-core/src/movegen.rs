@@ -833,17 +833,27 @@ impl Position {
         let mut danger = [0u64; 2];
         let mut danger_known = false;
         let in_check = self.in_check;
+        let (kf, kr) = file_rank(ksq);
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let mut legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
                 return !self.exposes_general(us, from, to, to);
+            }
+            if !in_check {
+                // A capture leaves `to` occupied and takes an enemy piece away, so only
+                // leaving `from` can expose the general, and only from a danger square:
+                // those lie on the general's rank and file and diagonally next to it.
+                let (ff, fr) = file_rank(from);
+                if ff != kf && fr != kr && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1) {
+                    return true;
+                }
             }
             if !danger_known {
                 danger = self.danger_halves(us, ksq);
                 danger_known = true;
             }
             let sensitive = (danger[(from >> 6) & 1] >> (from & 63)) & 1 != 0
-                || (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
+                || (in_check && (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0);
             if sensitive {
                 !self.exposes_general(us, from, to, ksq)
             } else {
