@@ -826,8 +826,18 @@ impl Position {
     /// sliders' targets read straight off the line masks).
     #[inline(always)]
     fn captures_into(&self, list: &mut MoveList) {
-        let us = self.side;
-        let ui = us.index();
+        match self.side {
+            Color::Red => self.captures_of::<0>(list),
+            Color::Black => self.captures_of::<1>(list),
+        }
+    }
+
+    /// [`Position::captures_into`] for the side to move, of colour index `UI`: a copy per
+    /// colour, so that the colour's tables are at fixed addresses.
+    #[inline(always)]
+    fn captures_of<const UI: usize>(&self, list: &mut MoveList) {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
         let mut danger = [0u64; 2];
@@ -1001,8 +1011,18 @@ impl Position {
     /// no per-piece callbacks, the legality filter inline.
     #[inline(always)]
     fn moves_into<const KIND: u8>(&self, list: &mut MoveList) {
-        let us = self.side;
-        let ui = us.index();
+        match self.side {
+            Color::Red => self.moves_of::<KIND, 0>(list),
+            Color::Black => self.moves_of::<KIND, 1>(list),
+        }
+    }
+
+    /// [`Position::moves_into`] for the side to move, of colour index `UI` (a copy per
+    /// colour, like [`Position::captures_of`]).
+    #[inline(always)]
+    fn moves_of<const KIND: u8, const UI: usize>(&self, list: &mut MoveList) {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        let ui = UI;
         let ksq = self.kings[ui] as usize;
         let in_check = self.in_check;
         // The squares a non-general move must touch to need the full test (see
