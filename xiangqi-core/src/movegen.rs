@@ -701,11 +701,26 @@ impl Position {
     fn is_safe(&self, from: usize, to: usize, piece: u8) -> bool {
         let us = self.side;
         if piece == code(us, Role::King) {
-            !self.king_attacked_after(us, from, to, to)
-        } else {
-            let k = self.kings[us.index()] as usize;
-            !self.king_attacked_after(us, from, to, k)
+            return !self.king_attacked_after(us, from, to, to);
         }
+        let k = self.kings[us.index()] as usize;
+        if !self.in_check {
+            // Out of check, only the danger squares matter (see `danger_squares`): leaving
+            // one on the general's rank or file or diagonally next to it, or entering one
+            // on its rank or file (a new cannon screen). Other moves are safe.
+            let (kf, kr) = file_rank(k);
+            let (ff, fr) = file_rank(from);
+            let (tf, tr) = file_rank(to);
+            if ff != kf
+                && fr != kr
+                && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1)
+                && tf != kf
+                && tr != kr
+            {
+                return true;
+            }
+        }
+        !self.king_attacked_after(us, from, to, k)
     }
 
     /// Calls `emit(to)` for every pseudo-legal destination of the piece `piece` on `from`
