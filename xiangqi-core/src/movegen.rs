@@ -394,13 +394,17 @@ impl Position {
             }
         }
 
-        let ha = &HORSE_ATTACKERS[ksq];
-        for i in 0..ha.len as usize {
-            let h = ha.to[i] as usize;
-            if h != to && self.board[h] == horse {
-                let leg = ha.via[i] as usize;
-                if leg == from || (leg != to && self.board[leg] == EMPTY) {
-                    return true;
+        // Horses only when an enemy piece stands a horse's jump away (one table load: the
+        // jumps are symmetric).
+        if HORSE_TARGETS[ksq] & self.by_color[them.index()] != 0 {
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                let h = ha.to[i] as usize;
+                if h != to && self.board[h] == horse {
+                    let leg = ha.via[i] as usize;
+                    if leg == from || (leg != to && self.board[leg] == EMPTY) {
+                        return true;
+                    }
                 }
             }
         }
