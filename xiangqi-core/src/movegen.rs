@@ -21,7 +21,7 @@
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_SPREAD_HIGH,
-    FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS,
+    FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, LINES,
     PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
@@ -906,7 +906,7 @@ impl Position {
                     }
                     3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
                     6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
-                    4 | 5 => {
+                    4 | 5 if LINES[from] & enemies != 0 => {
                         let (ff, fr) = file_rank(from);
                         let r = scan(self.rank_occ[fr], ff as u32, 9);
                         let f = scan(self.file_occ[ff], fr as u32, 10);
