@@ -144,6 +144,34 @@ fn file_rank(s: usize) -> (usize, usize) {
     (b.file as usize, b.rank as usize)
 }
 
+/// The capture targets upward and downward (single bits, 0 when none) on a line with
+/// occupancy `occ` of a chariot at position `p`: the first piece each way; with `CANNON`,
+/// the second (the one behind the screen).
+#[inline(always)]
+fn line_targets<const CANNON: bool>(occ: u16, p: usize) -> (u16, u16) {
+    let above = occ & !((2u16 << p) - 1);
+    let below = occ & ((1u16 << p) - 1);
+    let first_up = above & above.wrapping_neg();
+    let first_down = highest_bit_branchless(below);
+    if CANNON {
+        let rest = above ^ first_up;
+        (
+            rest & rest.wrapping_neg(),
+            highest_bit_branchless(below ^ first_down),
+        )
+    } else {
+        (first_up, first_down)
+    }
+}
+
+/// The highest set bit of `x` (0 when none), without a branch: `x` shifted up with a bit
+/// below it is never zero, and that guard bit is shifted out again.
+#[inline(always)]
+fn highest_bit_branchless(x: u16) -> u16 {
+    let y = (u32::from(x) << 1) | 1;
+    ((0x8000_0000u32 >> y.leading_zeros()) >> 1) as u16
+}
+
 #[inline(always)]
 fn bit_index(b: u16) -> usize {
     b.trailing_zeros() as usize
@@ -840,6 +868,33 @@ impl Position {
         }
     }
 
+    /// [`Position::slider_captures`] for a chariot (or, with `CANNON`, a cannon) on `from`
+    /// of colour index `us`, computing only the targets of that kind: the first (or second)
+    /// piece along its rank upward and downward, then along its file, when an enemy's.
+    #[inline(always)]
+    fn line_captures<const CANNON: bool>(
+        &self,
+        from: usize,
+        us: usize,
+        emit: &mut impl FnMut(usize),
+    ) {
+        let (ff, fr) = file_rank(from);
+        let (ru, rd) = line_targets::<CANNON>(self.rank_occ[fr], ff);
+        let (fu, fd) = line_targets::<CANNON>(self.file_occ[ff], fr);
+        for (b, on_rank) in [(ru, true), (rd, true), (fu, false), (fd, false)] {
+            if b != 0 {
+                let to = if on_rank {
+                    fr * 9 + bit_index(b)
+                } else {
+                    bit_index(b) * 9 + ff
+                };
+                if code_color(self.board[to]) != us {
+                    emit(to);
+                }
+            }
+        }
+    }
+
     /// The capture generator: what `moves_into::<ALL>` gives of the captures, in the same order, written
     /// out for the quiescence search's sake (no callbacks, the per-piece work hoisted, the
     /// sliders' targets read straight off the line masks).
@@ -906,12 +961,16 @@ impl Position {
                     }
                     3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
                     6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
-                    4 | 5 if LINES[from] & enemies != 0 => {
-                        let (ff, fr) = file_rank(from);
-                        let r = scan(self.rank_occ[fr], ff as u32, 9);
-                        let f = scan(self.file_occ[ff], fr as u32, 10);
-                        let cannon = code_role(piece) == 5;
-                        self.slider_captures(from, &r, &f, cannon, ui, &mut |to| {
+                    4 if LINES[from] & enemies != 0 => {
+                        self.line_captures::<false>(from, ui, &mut |to| {
+                            if legal(from, to, false) {
+                                list.push(Move::from_distinct(from, to));
+                            }
+                        });
+                        continue;
+                    }
+                    5 if LINES[from] & enemies != 0 => {
+                        self.line_captures::<true>(from, ui, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
                             }
