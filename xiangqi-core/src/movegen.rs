@@ -152,24 +152,13 @@ fn line_targets<const CANNON: bool>(occ: u16, p: usize) -> (u16, u16) {
     let above = occ & !((2u16 << p) - 1);
     let below = occ & ((1u16 << p) - 1);
     let first_up = above & above.wrapping_neg();
-    let first_down = highest_bit_branchless(below);
+    let first_down = highest_bit(below);
     if CANNON {
         let rest = above ^ first_up;
-        (
-            rest & rest.wrapping_neg(),
-            highest_bit_branchless(below ^ first_down),
-        )
+        (rest & rest.wrapping_neg(), highest_bit(below ^ first_down))
     } else {
         (first_up, first_down)
     }
-}
-
-/// The highest set bit of `x` (0 when none), without a branch: `x` shifted up with a bit
-/// below it is never zero, and that guard bit is shifted out again.
-#[inline(always)]
-fn highest_bit_branchless(x: u16) -> u16 {
-    let y = (u32::from(x) << 1) | 1;
-    ((0x8000_0000u32 >> y.leading_zeros()) >> 1) as u16
 }
 
 #[inline(always)]
