@@ -21,7 +21,7 @@
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_SPREAD_HIGH,
-    FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS,
+    FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, LINES,
     PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
@@ -142,6 +142,23 @@ fn line_danger(occ: u16, p: u32, attackers: u16, at: impl Fn(usize) -> u8) -> u1
 fn file_rank(s: usize) -> (usize, usize) {
     let b = &SQUARE_BITS[s];
     (b.file as usize, b.rank as usize)
+}
+
+/// The capture targets upward and downward (single bits, 0 when none) on a line with
+/// occupancy `occ` of a chariot at position `p`: the first piece each way; with `CANNON`,
+/// the second (the one behind the screen).
+#[inline(always)]
+fn line_targets<const CANNON: bool>(occ: u16, p: usize) -> (u16, u16) {
+    let above = occ & !((2u16 << p) - 1);
+    let below = occ & ((1u16 << p) - 1);
+    let first_up = above & above.wrapping_neg();
+    let first_down = highest_bit(below);
+    if CANNON {
+        let rest = above ^ first_up;
+        (rest & rest.wrapping_neg(), highest_bit(below ^ first_down))
+    } else {
+        (first_up, first_down)
+    }
 }
 
 #[inline(always)]
@@ -394,13 +411,17 @@ impl Position {
             }
         }
 
-        let ha = &HORSE_ATTACKERS[ksq];
-        for i in 0..ha.len as usize {
-            let h = ha.to[i] as usize;
-            if h != to && self.board[h] == horse {
-                let leg = ha.via[i] as usize;
-                if leg == from || (leg != to && self.board[leg] == EMPTY) {
-                    return true;
+        // Horses only when an enemy piece stands a horse's jump away (one table load: the
+        // jumps are symmetric).
+        if HORSE_TARGETS[ksq] & self.by_color[them.index()] != 0 {
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                let h = ha.to[i] as usize;
+                if h != to && self.board[h] == horse {
+                    let leg = ha.via[i] as usize;
+                    if leg == from || (leg != to && self.board[leg] == EMPTY) {
+                        return true;
+                    }
                 }
             }
         }
@@ -701,11 +722,26 @@ impl Position {
     fn is_safe(&self, from: usize, to: usize, piece: u8) -> bool {
         let us = self.side;
         if piece == code(us, Role::King) {
-            !self.king_attacked_after(us, from, to, to)
-        } else {
-            let k = self.kings[us.index()] as usize;
-            !self.king_attacked_after(us, from, to, k)
+            return !self.king_attacked_after(us, from, to, to);
         }
+        let k = self.kings[us.index()] as usize;
+        if !self.in_check {
+            // Out of check, only the danger squares matter (see `danger_squares`): leaving
+            // one on the general's rank or file or diagonally next to it, or entering one
+            // on its rank or file (a new cannon screen). Other moves are safe.
+            let (kf, kr) = file_rank(k);
+            let (ff, fr) = file_rank(from);
+            let (tf, tr) = file_rank(to);
+            if ff != kf
+                && fr != kr
+                && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1)
+                && tf != kf
+                && tr != kr
+            {
+                return true;
+            }
+        }
+        !self.king_attacked_after(us, from, to, k)
     }
 
     /// Calls `emit(to)` for every pseudo-legal destination of the piece `piece` on `from`
@@ -821,29 +857,76 @@ impl Position {
         }
     }
 
+    /// [`Position::slider_captures`] for a chariot (or, with `CANNON`, a cannon) on `from`
+    /// of colour index `us`, computing only the targets of that kind: the first (or second)
+    /// piece along its rank upward and downward, then along its file, when an enemy's.
+    #[inline(always)]
+    fn line_captures<const CANNON: bool>(
+        &self,
+        from: usize,
+        us: usize,
+        emit: &mut impl FnMut(usize),
+    ) {
+        let (ff, fr) = file_rank(from);
+        let (ru, rd) = line_targets::<CANNON>(self.rank_occ[fr], ff);
+        let (fu, fd) = line_targets::<CANNON>(self.file_occ[ff], fr);
+        for (b, on_rank) in [(ru, true), (rd, true), (fu, false), (fd, false)] {
+            if b != 0 {
+                let to = if on_rank {
+                    fr * 9 + bit_index(b)
+                } else {
+                    bit_index(b) * 9 + ff
+                };
+                if code_color(self.board[to]) != us {
+                    emit(to);
+                }
+            }
+        }
+    }
+
     /// The capture generator: what `moves_into::<ALL>` gives of the captures, in the same order, written
     /// out for the quiescence search's sake (no callbacks, the per-piece work hoisted, the
     /// sliders' targets read straight off the line masks).
     #[inline(always)]
     fn captures_into(&self, list: &mut MoveList) {
-        let us = self.side;
-        let ui = us.index();
+        match self.side {
+            Color::Red => self.captures_of::<0>(list),
+            Color::Black => self.captures_of::<1>(list),
+        }
+    }
+
+    /// [`Position::captures_into`] for the side to move, of colour index `UI`: a copy per
+    /// colour, so that the colour's tables are at fixed addresses.
+    #[inline(always)]
+    fn captures_of<const UI: usize>(&self, list: &mut MoveList) {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
         let mut danger = [0u64; 2];
         let mut danger_known = false;
         let in_check = self.in_check;
+        let (kf, kr) = file_rank(ksq);
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let mut legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
                 return !self.exposes_general(us, from, to, to);
+            }
+            if !in_check {
+                // A capture leaves `to` occupied and takes an enemy piece away, so only
+                // leaving `from` can expose the general, and only from a danger square:
+                // those lie on the general's rank and file and diagonally next to it.
+                let (ff, fr) = file_rank(from);
+                if ff != kf && fr != kr && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1) {
+                    return true;
+                }
             }
             if !danger_known {
                 danger = self.danger_halves(us, ksq);
                 danger_known = true;
             }
             let sensitive = (danger[(from >> 6) & 1] >> (from & 63)) & 1 != 0
-                || (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0;
+                || (in_check && (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0);
             if sensitive {
                 !self.exposes_general(us, from, to, ksq)
             } else {
@@ -867,12 +950,16 @@ impl Position {
                     }
                     3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
                     6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
-                    4 | 5 => {
-                        let (ff, fr) = file_rank(from);
-                        let r = scan(self.rank_occ[fr], ff as u32, 9);
-                        let f = scan(self.file_occ[ff], fr as u32, 10);
-                        let cannon = code_role(piece) == 5;
-                        self.slider_captures(from, &r, &f, cannon, ui, &mut |to| {
+                    4 if LINES[from] & enemies != 0 => {
+                        self.line_captures::<false>(from, ui, &mut |to| {
+                            if legal(from, to, false) {
+                                list.push(Move::from_distinct(from, to));
+                            }
+                        });
+                        continue;
+                    }
+                    5 if LINES[from] & enemies != 0 => {
+                        self.line_captures::<true>(from, ui, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
                             }
@@ -991,8 +1078,18 @@ impl Position {
     /// no per-piece callbacks, the legality filter inline.
     #[inline(always)]
     fn moves_into<const KIND: u8>(&self, list: &mut MoveList) {
-        let us = self.side;
-        let ui = us.index();
+        match self.side {
+            Color::Red => self.moves_of::<KIND, 0>(list),
+            Color::Black => self.moves_of::<KIND, 1>(list),
+        }
+    }
+
+    /// [`Position::moves_into`] for the side to move, of colour index `UI` (a copy per
+    /// colour, like [`Position::captures_of`]).
+    #[inline(always)]
+    fn moves_of<const KIND: u8, const UI: usize>(&self, list: &mut MoveList) {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        let ui = UI;
         let ksq = self.kings[ui] as usize;
         let in_check = self.in_check;
         // The squares a non-general move must touch to need the full test (see

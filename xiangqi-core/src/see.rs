@@ -125,12 +125,15 @@ fn two_below(occ: u16, p: usize) -> (u16, u16) {
     (first, highest_bit(below ^ first))
 }
 
-/// The highest set bit of `x` (0 when none), without a branch: `x` shifted up with a bit
-/// below it is never zero, and that guard bit is shifted out again.
+/// The highest set bit of `x` (0 when none). (A branch-free form costs more instructions:
+/// an empty side is common and lets the branch skip the rest.)
 #[inline(always)]
 fn highest_bit(x: u16) -> u16 {
-    let y = (u32::from(x) << 1) | 1;
-    ((0x8000_0000u32 >> y.leading_zeros()) >> 1) as u16
+    if x == 0 {
+        0
+    } else {
+        1 << (15 - x.leading_zeros())
+    }
 }
 
 /// The board as the exchange leaves it: the target's rank and file occupancy and the points
@@ -192,8 +195,129 @@ impl<'a> Exchange<'a> {
 
     /// The least valuable attacker of the target for `by` (the first one in the order of
     /// [`Position::attackers`] among equals), given the piece `on_target` standing there.
+    /// `ordered`: the values are in the usual order (see [`in_usual_order`]), so that the
+    /// kinds of attacker can be tried from the cheapest up, stopping at the first found.
     #[inline(always)]
-    fn least_valuable_attacker(&self, by: Color, on_target: u8, values: &[i32; 7]) -> usize {
+    fn least_valuable_attacker(
+        &self,
+        by: Color,
+        on_target: u8,
+        values: &[i32; 7],
+        ordered: bool,
+    ) -> usize {
+        if ordered {
+            self.cheapest_attacker(by, on_target)
+        } else {
+            self.least_valuable_attacker_any_values(by, on_target, values)
+        }
+    }
+
+    /// [`Exchange::least_valuable_attacker`] for values in the usual order: pawns, advisors,
+    /// elephants, horses, cannons, chariots, the general, each kind in the order of
+    /// [`Position::attackers`]; the first attacker found is the answer.
+    #[inline(always)]
+    fn cheapest_attacker(&self, by: Color, on_target: u8) -> usize {
+        let board = &self.pos.board;
+        let to = self.to;
+        let (tf, tr) = (self.tf, self.tr);
+        let near = &NEAR[to];
+        let ours = self.pos.by_color[by.index()] & !self.vacated;
+        let orthogonal = ours & near[ORTHOGONAL] != 0;
+        if orthogonal {
+            let pawn = code(by, Role::Pawn);
+            let t = &PAWN_ATTACKERS[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, pawn) {
+                    return s;
+                }
+            }
+        }
+        if ours & near[DIAGONAL] != 0 {
+            let advisor = code(by, Role::Advisor);
+            let t = &ADVISOR_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, advisor) {
+                    return s;
+                }
+            }
+        }
+        if ours & near[ELEPHANT] != 0 {
+            let elephant = code(by, Role::Elephant);
+            let t = &ELEPHANT_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, elephant) && self.empty(t.via[i] as usize) {
+                    return s;
+                }
+            }
+        }
+        if ours & near[KNIGHT] != 0 {
+            let horse = code(by, Role::Horse);
+            let t = &HORSE_ATTACKERS[to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, horse) && self.empty(t.via[i] as usize) {
+                    return s;
+                }
+            }
+        }
+        // The first and second pieces along the lines, in the order of `attackers`:
+        // rank upward, rank downward, file upward, file downward.
+        let (ru1, ru2) = two_above(self.rank_occ, tf);
+        let (rd1, rd2) = two_below(self.rank_occ, tf);
+        let (fu1, fu2) = two_above(self.file_occ, tr);
+        let (fd1, fd2) = two_below(self.file_occ, tr);
+        let on_rank = |b: u16| tr * 9 + b.trailing_zeros() as usize;
+        let on_file = |b: u16| b.trailing_zeros() as usize * 9 + tf;
+        let lines = [
+            (ru1, ru2, on_rank(ru1), on_rank(ru2)),
+            (rd1, rd2, on_rank(rd1), on_rank(rd2)),
+            (fu1, fu2, on_file(fu1), on_file(fu2)),
+            (fd1, fd2, on_file(fd1), on_file(fd2)),
+        ];
+        let cannon = code(by, Role::Cannon);
+        for &(_, second, _, s) in &lines {
+            if second != 0 && board[s] == cannon {
+                return s;
+            }
+        }
+        let chariot = code(by, Role::Chariot);
+        for &(first, _, s, _) in &lines {
+            if first != 0 && board[s] == chariot {
+                return s;
+            }
+        }
+        let king = code(by, Role::King);
+        // The opposing general counts along the file only against a general (flying general).
+        if on_target == code(by.other(), Role::King) {
+            for &(first, _, s, _) in &lines[2..] {
+                if first != 0 && board[s] == king {
+                    return s;
+                }
+            }
+        }
+        if orthogonal {
+            let t = &KING_MOVES[by.index()][to];
+            for i in 0..t.len as usize {
+                let s = t.to[i] as usize;
+                if self.holds(s, king) {
+                    return s;
+                }
+            }
+        }
+        NONE
+    }
+
+    /// [`Exchange::least_valuable_attacker`] for any values: every attacker is looked at.
+    #[inline(always)]
+    fn least_valuable_attacker_any_values(
+        &self,
+        by: Color,
+        on_target: u8,
+        values: &[i32; 7],
+    ) -> usize {
         let board = &self.pos.board;
         let to = self.to;
         let (tf, tr) = (self.tf, self.tr);
@@ -305,6 +429,21 @@ impl<'a> Exchange<'a> {
     }
 }
 
+/// Are the exchange values in the usual order, pawn < advisor <= elephant < horse < cannon <
+/// chariot < general? Then the cheapest attacker is the first found when the kinds are tried
+/// in that order (an advisor and an elephant of equal value: the advisor, as
+/// [`Position::attackers`] lists it first).
+#[inline(always)]
+fn in_usual_order(values: &[i32; 7]) -> bool {
+    let v = |r: Role| values[r.index()];
+    v(Role::Pawn) < v(Role::Advisor)
+        && v(Role::Advisor) <= v(Role::Elephant)
+        && v(Role::Elephant) < v(Role::Horse)
+        && v(Role::Horse) < v(Role::Cannon)
+        && v(Role::Cannon) < v(Role::Chariot)
+        && v(Role::Chariot) < v(Role::King)
+}
+
 impl Position {
     /// Static exchange evaluation: the material the side to move gains by the capture `m`
     /// followed by the best sequence of recaptures on its target point, each side taking
@@ -345,8 +484,9 @@ impl Position {
         gain[0] = values[code_role(victim)];
         let mut n = 1;
         let mut by = self.side.other();
+        let ordered = in_usual_order(values);
         while n < MAX_GAINS {
-            let s = ex.least_valuable_attacker(by, on_target, values);
+            let s = ex.least_valuable_attacker(by, on_target, values, ordered);
             if s == NONE {
                 break;
             }
@@ -384,6 +524,13 @@ impl Position {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; 7]) -> bool {
+        self.see_ge_with(m, threshold, values, in_usual_order(values))
+    }
+
+    /// [`Position::see_ge`], told whether the values are in the usual order (the tests
+    /// compare both ways of finding the attackers).
+    #[inline(always)]
+    fn see_ge_with(&self, m: Move, threshold: i32, values: &[i32; 7], ordered: bool) -> bool {
         let from = m.from().index();
         let to = m.to().index();
         let victim = self.board[to];
@@ -417,7 +564,7 @@ impl Position {
             } else if gain < threshold {
                 return false;
             }
-            let s = ex.least_valuable_attacker(by, on_target, values);
+            let s = ex.least_valuable_attacker(by, on_target, values, ordered);
             if s == NONE {
                 return odd;
             }
@@ -430,5 +577,83 @@ impl Position {
             by = by.other();
             d += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Move, Position};
+
+    const VALUES: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 100];
+
+    /// `see` as if the values were in no particular order (every attacker looked at).
+    fn see_any_order(pos: &Position, m: Move, values: &[i32; 7]) -> i32 {
+        // The threshold where `see_ge` turns false is the exchange's value.
+        let mut lo = -20_000;
+        let mut hi = 20_000;
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if pos.see_ge_with(m, mid, values, false) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    #[test]
+    fn cheapest_first_search_agrees_with_the_full_one() {
+        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
+            .lines()
+            .chain(include_str!("../tests/data/mates.epd").lines())
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|l| l.split(';').next().unwrap().trim())
+            .collect();
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Advisor and elephant of different values too, and values out of the usual order.
+        let other = [10_000, 250, 150, 400, 900, 450, 100];
+        let odd = [10_000, 300, 200, 450, 900, 400, 100];
+        assert!(super::in_usual_order(&VALUES));
+        assert!(!super::in_usual_order(&other) && !super::in_usual_order(&odd));
+        let mut exchanges = 0;
+        for fen in fens {
+            let start = Position::from_fen(fen).unwrap();
+            for _ in 0..30 {
+                let mut pos = start.clone();
+                for _ in 0..100 {
+                    let caps = pos.legal_captures();
+                    for &m in &caps {
+                        let expected = see_any_order(&pos, m, &VALUES);
+                        assert_eq!(pos.see(m, &VALUES), expected, "see({m}) in {pos:?}");
+                        for t in [expected - 1, expected, expected + 1] {
+                            assert_eq!(pos.see_ge(m, t, &VALUES), expected >= t, "{m} {t} {pos:?}");
+                        }
+                        for values in [&other, &odd] {
+                            let v = see_any_order(&pos, m, values);
+                            assert_eq!(pos.see(m, values), v, "see({m}) in {pos:?}");
+                        }
+                        exchanges += 1;
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = if !caps.is_empty() && rand() % 3 == 0 {
+                        caps[rand() as usize % caps.len()]
+                    } else {
+                        moves[rand() as usize % moves.len()]
+                    };
+                    pos.make_move(m);
+                }
+            }
+        }
+        assert!(exchanges > 20_000, "{exchanges} exchanges");
     }
 }

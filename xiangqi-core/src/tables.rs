@@ -274,6 +274,24 @@ const fn file_spread(first_rank: usize) -> [u128; 32] {
 pub(crate) static FILE_SPREAD_LOW: [u128; 32] = file_spread(0);
 pub(crate) static FILE_SPREAD_HIGH: [u128; 32] = file_spread(5);
 
+/// For each square, the other points of its rank and file: a chariot or cannon with no
+/// enemy piece there has no capture.
+pub(crate) static LINES: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut q = 0;
+        while q < 90 {
+            if q != s && (q % 9 == s % 9 || q / 9 == s / 9) {
+                t[s] |= 1 << q;
+            }
+            q += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// Where a square sits in the board's occupancy masks: its bit in the 90-bit set, its rank
 /// and file, and its bit in the rank's mask and in the file's mask. Read by make/unmake,
 /// the check tests and the generators instead of dividing by 9 and shifting a `u128` by a
