@@ -379,7 +379,7 @@ impl DefaultEvaluator {
     fn full(&mut self, pos: &Position) -> Trace {
         self.sync(pos);
         let t = &*self.tables;
-        let terms = terms::positional(pos, &t.params, &t.weights, self.geometry, &self.board);
+        let terms = terms::positional(pos, &t.weights, self.geometry, &self.board);
         let (terms_mg, terms_eg) = (mg_of(terms), eg_of(terms));
         let phase = self.inc.phase.min(t.full_phase);
         let mg = mg_of(self.inc.psq) + terms_mg;

@@ -3,7 +3,7 @@
 //! counted from its back rank, files treated alike on both wings), so the result is
 //! symmetric by construction.
 
-use crate::board::{flag, Board, Squares};
+use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
 use crate::default::pack;
 use crate::geometry::{file_rank, Geometry};
 use crate::params::EvalParams;
@@ -48,83 +48,107 @@ fn count_sparse(mut x: u64) -> i32 {
     n
 }
 
-/// What the positional terms count for one side, the attacker: its pieces' mobility, its
-/// pawns, its pressure on the enemy general. Weighted by the parameters in [`positional`].
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    /// Over the chariots, the squares each can move to less the expected number.
-    chariot_mobility: i32,
-    /// The same for cannons.
-    cannon_mobility: i32,
-    /// The same for horses.
-    horse_mobility: i32,
-    /// Blocked horse legs (蹩马腿).
-    horse_blocked_legs: i32,
-    /// Connected pairs of pawns across the river.
-    connected_pawns: i32,
-    /// Pawns at the enemy palace, times the enemy's missing advisors.
-    pawns_near_palace: i32,
-    /// The enemy's missing advisors times our chariots (缺士怕双车).
-    missing_advisor_chariots: i32,
-    /// The enemy's missing advisors times our horses.
-    missing_advisor_horses: i32,
-    /// The enemy's missing elephants times our cannons (缺象怕炮).
-    missing_elephant_cannons: i32,
-    /// The enemy's missing elephants times our chariots.
-    missing_elephant_chariots: i32,
-    /// The enemy general's file is open and we have a chariot.
-    open_king_file: i32,
-    /// 空头炮: our cannon faces the enemy general with nothing between.
-    empty_centre_cannon: i32,
-    /// 当头炮: our cannon faces the enemy general over one screen.
-    central_cannon: i32,
-    /// Our chariot behind an enemy piece on the general's file.
-    chariot_facing_king: i32,
-    /// Our cannon further up the general's file.
-    cannon_on_king_file: i32,
-    /// Our cannons with one screen on the general's rank.
-    cannon_on_king_rank: i32,
-    /// Our attackers in the zone around the enemy general, at most 7.
-    zone_attackers: usize,
+/// What the enemy general's file shows the attacker, walking away from the general (see
+/// [`king_file_kind_of`]): the index of its weight in [`Weights::king_file`].
+mod king_file_kind {
+    /// Nothing that counts.
+    pub(super) const NONE: usize = 0;
+    /// The file is open and the attacker has a chariot.
+    pub(super) const OPEN: usize = 1;
+    /// 空头炮: the attacker's cannon faces the general with nothing between.
+    pub(super) const EMPTY_CENTRE_CANNON: usize = 2;
+    /// 当头炮: the attacker's cannon faces the general over one screen.
+    pub(super) const CENTRAL_CANNON: usize = 3;
+    /// The attacker's chariot behind an enemy piece.
+    pub(super) const CHARIOT_FACING_KING: usize = 4;
+    /// The attacker's cannon further up the file, third.
+    pub(super) const CANNON_ON_KING_FILE: usize = 5;
 }
 
 /// The weights of the positional terms, each packed as a middlegame and an endgame value
-/// ([`pack`]), so that a count is weighted by one multiplication for both.
+/// ([`pack`]), so that one addition or multiplication weights both halves. All arithmetic
+/// on packed values wraps, so a side's terms add up in one packed sum in any order and
+/// grouping (the halves stay far inside 16 bits each): weighting each count and summing is
+/// the same as weighting red's count less black's.
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
-    /// The weights of [`Counts`]'s linear counts, in the order of [`Counts::linear`].
-    linear: [i32; LINEAR],
+    /// Per move of a chariot.
+    chariot_mobility: i32,
+    /// Per chariot, the weight of its expected number of moves (subtracted).
+    chariot_base: i32,
+    /// Per move of a cannon.
+    cannon_mobility: i32,
+    /// Per cannon, the weight of its expected number of moves (subtracted).
+    cannon_base: i32,
+    /// Per horse, the weight of its expected number of moves (subtracted).
+    horse_base: i32,
+    /// Per horse leg, by [`horse_leg_index`]: the moves over the leg when it is free, the
+    /// blocked leg (蹩马腿) when not.
+    horse_leg: [i32; 128],
+    /// Per connected pair of crossed pawns.
+    connected_pawns: i32,
+    /// Per pawn at the enemy palace and advisor the enemy misses.
+    pawn_near_palace: i32,
+    /// Per advisor the enemy misses and chariot we have (缺士怕双车).
+    missing_advisor_chariot: i32,
+    /// Per advisor the enemy misses and horse we have.
+    missing_advisor_horse: i32,
+    /// Per elephant the enemy misses and cannon we have (缺象怕炮).
+    missing_elephant_cannon: i32,
+    /// Per elephant the enemy misses and chariot we have.
+    missing_elephant_chariot: i32,
+    /// Per cannon with one screen on the enemy general's rank.
+    cannon_on_king_rank: i32,
+    /// By what the enemy general's file shows ([`king_file_kind`]).
+    king_file: [i32; 8],
     /// By the number of attackers in the zone around the enemy general (halved for the
     /// endgame).
     zone_attackers: [i32; 8],
 }
 
-/// The number of linear counts in [`Counts`].
-const LINEAR: usize = 16;
+/// The index into [`Weights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
+/// empty, below 32) whose two targets hold `own` of the horse's own pieces (or the wall).
+#[inline]
+const fn horse_leg_index(leg: u8, own: u8) -> usize {
+    (leg as usize * 4 + own as usize) & 127
+}
 
 impl Weights {
     pub(crate) fn new(p: &EvalParams) -> Weights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
+        let horse_mobility = pair(p.horse_mobility);
+        let mut horse_leg = [0; 128];
+        for leg in 0..32u8 {
+            for own in 0..=2u8 {
+                horse_leg[horse_leg_index(leg, own)] = if leg == 0 {
+                    horse_mobility.wrapping_mul(2 - own as i32)
+                } else {
+                    pair(p.horse_blocked_leg)
+                };
+            }
+        }
+        let mut king_file = [0; 8];
+        king_file[king_file_kind::OPEN] = both(p.open_king_file);
+        king_file[king_file_kind::EMPTY_CENTRE_CANNON] = pair(p.empty_centre_cannon);
+        king_file[king_file_kind::CENTRAL_CANNON] = pair(p.central_cannon);
+        king_file[king_file_kind::CHARIOT_FACING_KING] = pair(p.chariot_facing_king);
+        king_file[king_file_kind::CANNON_ON_KING_FILE] = pair(p.cannon_on_king_file);
         Weights {
-            linear: [
-                pair(p.chariot_mobility),
-                pair(p.cannon_mobility),
-                pair(p.horse_mobility),
-                pair(p.horse_blocked_leg),
-                pair(p.connected_pawns),
-                both(p.pawn_near_palace_missing_advisor),
-                both(p.missing_advisor_vs_chariot),
-                both(p.missing_advisor_vs_horse),
-                both(p.missing_elephant_vs_cannon),
-                both(p.missing_elephant_vs_chariot),
-                both(p.open_king_file),
-                pair(p.empty_centre_cannon),
-                pair(p.central_cannon),
-                pair(p.chariot_facing_king),
-                pair(p.cannon_on_king_file),
-                pair(p.cannon_on_king_rank),
-            ],
+            chariot_mobility: pair(p.chariot_mobility),
+            chariot_base: pair(p.chariot_mobility).wrapping_mul(p.chariot_mobility_base),
+            cannon_mobility: pair(p.cannon_mobility),
+            cannon_base: pair(p.cannon_mobility).wrapping_mul(p.cannon_mobility_base),
+            horse_base: horse_mobility.wrapping_mul(p.horse_mobility_base),
+            horse_leg,
+            connected_pawns: pair(p.connected_pawns),
+            pawn_near_palace: both(p.pawn_near_palace_missing_advisor),
+            missing_advisor_chariot: both(p.missing_advisor_vs_chariot),
+            missing_advisor_horse: both(p.missing_advisor_vs_horse),
+            missing_elephant_cannon: both(p.missing_elephant_vs_cannon),
+            missing_elephant_chariot: both(p.missing_elephant_vs_chariot),
+            cannon_on_king_rank: pair(p.cannon_on_king_rank),
+            king_file,
             zone_attackers: p.king_zone_attackers.map(|z| pack(z, z / 2)),
         }
     }
@@ -132,66 +156,22 @@ impl Weights {
 
 /// Safety, mobility and pawn terms, red's view, packed ([`pack`]): middlegame and endgame
 /// sums stay far inside 16 bits each, so packing changes nothing.
-pub(crate) fn positional(
-    pos: &Position,
-    p: &EvalParams,
-    w: &Weights,
-    geo: &Geometry,
-    board: &Board,
-) -> i32 {
-    // Each term is linear in its count, so red's weighted sum less black's is the weight
-    // times red's count less black's.
-    let red = counts::<true>(pos, p, geo, board);
-    let black = counts::<false>(pos, p, geo, board);
-    let (r, b) = (red.linear(), black.linear());
-    let mut sum = 0i32;
-    for i in 0..LINEAR {
-        sum = sum.wrapping_add(w.linear[i].wrapping_mul(r[i] - b[i]));
-    }
-    // Not linear: a table by the number of attackers.
-    let zone = |c: &Counts| w.zone_attackers[c.zone_attackers & 7];
-    sum.wrapping_add(zone(&red)).wrapping_sub(zone(&black))
+pub(crate) fn positional(pos: &Position, w: &Weights, geo: &Geometry, board: &Board) -> i32 {
+    side::<true>(pos, w, geo, board).wrapping_sub(side::<false>(pos, w, geo, board))
 }
 
-impl Counts {
-    /// The linear counts, in the order of [`Weights::linear`].
-    #[inline]
-    fn linear(&self) -> [i32; LINEAR] {
-        [
-            self.chariot_mobility,
-            self.cannon_mobility,
-            self.horse_mobility,
-            self.horse_blocked_legs,
-            self.connected_pawns,
-            self.pawns_near_palace,
-            self.missing_advisor_chariots,
-            self.missing_advisor_horses,
-            self.missing_elephant_cannons,
-            self.missing_elephant_chariots,
-            self.open_king_file,
-            self.empty_centre_cannon,
-            self.central_cannon,
-            self.chariot_facing_king,
-            self.cannon_on_king_file,
-            self.cannon_on_king_rank,
-        ]
-    }
-}
-
-/// The [`Counts`] of red (`RED`) or black, in that colour's own frame.
+/// The weighted terms credited to red (`RED`) or black, the attacker: its pieces'
+/// mobility, its pawns, its pressure on the enemy general, in its own frame. Packed.
 #[inline(always)]
-fn counts<const RED: bool>(
-    pos: &Position,
-    p: &EvalParams,
-    geo: &Geometry,
-    board: &Board,
-) -> Counts {
+fn side<const RED: bool>(pos: &Position, w: &Weights, geo: &Geometry, board: &Board) -> i32 {
     let (us, them) = if RED {
         (Color::Red, Color::Black)
     } else {
         (Color::Black, Color::Red)
     };
-    let mut c = Counts::default();
+    let chariots = pos.count(us, Role::Chariot) as i32;
+    let horses = pos.count(us, Role::Horse) as i32;
+    let cannons = pos.count(us, Role::Cannon) as i32;
 
     // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
     // first piece each way, for a cannon the second), read off the enemy's line occupancy.
@@ -202,36 +182,44 @@ fn counts<const RED: bool>(
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
         (r, along_rank, along_file, enemy)
     };
+    let mut chariot_moves = 0;
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
         let (_, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        let mob = rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
-        c.chariot_mobility += mob as i32 - p.chariot_mobility_base;
+        chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
     }
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
+    let mut cannon_moves = 0;
+    let mut cannons_on_king_rank = 0;
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
         let (r, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        let mob = rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
-        c.cannon_mobility += mob as i32 - p.cannon_mobility_base;
+        cannon_moves += rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
         // A side cannon: on the enemy general's rank with one screen between, i.e. the
         // general is the second piece it sees along the rank.
         let sees_king = rank.second() >> king_file & 1;
-        c.cannon_on_king_rank += (r == king_rank) as i32 & sees_king as i32;
+        cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
+    let mut sum = w
+        .chariot_mobility
+        .wrapping_mul(chariot_moves as i32)
+        .wrapping_sub(w.chariot_base.wrapping_mul(chariots))
+        .wrapping_add(w.cannon_mobility.wrapping_mul(cannon_moves as i32))
+        .wrapping_sub(w.cannon_base.wrapping_mul(cannons))
+        .wrapping_add(
+            w.cannon_on_king_rank
+                .wrapping_mul(cannons_on_king_rank as i32),
+        )
+        .wrapping_sub(w.horse_base.wrapping_mul(horses));
 
-    // Horses: free targets and blocked legs (蹩马腿), four legs each without branching (a
-    // missing leg is empty with both targets off the board).
+    // Horses: per leg, the free targets over it or the blocked leg (蹩马腿), four legs each
+    // without branching (a missing leg is empty with both targets off the board, on the
+    // wall, which is "own" to both colours).
     let mb = &board.mailbox;
-    let own_flag = flag(us);
+    let (own_flag, own_shift) = if RED { (RED_FLAG, 3) } else { (BLACK_FLAG, 4) };
     for s in Squares::of(board.pieces(us, Role::Horse)) {
-        let mut mob = 0;
         for &[leg, t1, t2] in &geo.horse[s] {
-            let free = mb[leg as usize] == 0;
-            c.horse_blocked_legs += !free as i32;
-            let targets =
-                (mb[t1 as usize] & own_flag == 0) as i32 + (mb[t2 as usize] & own_flag == 0) as i32;
-            mob += free as i32 * targets;
+            let own = ((mb[t1 as usize] & own_flag) + (mb[t2 as usize] & own_flag)) >> own_shift;
+            sum = sum.wrapping_add(w.horse_leg[horse_leg_index(mb[leg as usize], own)]);
         }
-        c.horse_mobility += mob - p.horse_mobility_base;
     }
 
     // Pawns across the river: connected pairs (counted once, by the lower file) and pawns at
@@ -242,23 +230,32 @@ fn counts<const RED: bool>(
     } else {
         (pawns & RED_HALF, pawns as u64 & RED_HALF as u64)
     };
-    c.connected_pawns = count_sparse(crossed_half & !HALF_FILE_I & (crossed_half >> 1));
+    let connected = count_sparse(crossed_half & !HALF_FILE_I & (crossed_half >> 1));
+    sum = sum.wrapping_add(w.connected_pawns.wrapping_mul(connected));
     let missing_adv = 2 - pos.count(them, Role::Advisor) as i32;
     let missing_ele = 2 - pos.count(them, Role::Elephant) as i32;
     if missing_adv != 0 {
         let near = count_sparse(crossed_half & HALF_NEAR_PALACE[us.index()]);
-        c.pawns_near_palace = near * missing_adv;
+        sum = sum.wrapping_add(w.pawn_near_palace.wrapping_mul(near * missing_adv));
     }
 
     // The safety of the enemy general, credited to the attacker: 缺士怕双车, 缺象怕炮.
-    let chariots = pos.count(us, Role::Chariot) as i32;
-    let horses = pos.count(us, Role::Horse) as i32;
-    let cannons = pos.count(us, Role::Cannon) as i32;
-    c.missing_advisor_chariots = missing_adv * chariots;
-    c.missing_advisor_horses = missing_adv * horses;
-    c.missing_elephant_cannons = missing_ele * cannons;
-    c.missing_elephant_chariots = missing_ele * chariots;
-    king_file_terms::<RED>(board, (king_file, king_rank), chariots > 0, &mut c);
+    sum = sum
+        .wrapping_add(
+            w.missing_advisor_chariot
+                .wrapping_mul(missing_adv * chariots),
+        )
+        .wrapping_add(w.missing_advisor_horse.wrapping_mul(missing_adv * horses))
+        .wrapping_add(
+            w.missing_elephant_cannon
+                .wrapping_mul(missing_ele * cannons),
+        )
+        .wrapping_add(
+            w.missing_elephant_chariot
+                .wrapping_mul(missing_ele * chariots),
+        );
+    let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), chariots > 0);
+    sum = sum.wrapping_add(w.king_file[kind & 7]);
 
     let attackers = board.pieces(us, Role::Chariot)
         | board.pieces(us, Role::Cannon)
@@ -267,21 +264,20 @@ fn counts<const RED: bool>(
     // The zone lies in ranks 0–3 or 6–9: shifted into 64 bits.
     let zone_shift = if RED { 54 } else { 0 };
     let in_zone = ((attackers & ZONE[them.index()]) >> zone_shift) as u64;
-    c.zone_attackers = (count_sparse(in_zone) as usize).min(7);
-    c
+    let zone = (count_sparse(in_zone) as usize).min(7);
+    sum.wrapping_add(w.zone_attackers[zone])
 }
 
-/// The enemy general's file, on (`kf`, `kr`), walking away from its own side (open file,
-/// 空头炮, 当头炮, a chariot or cannon further up), for the attacker `RED` or black, which
-/// has chariots when `has_chariot`. (The side cannon on its rank is counted with the
-/// cannons' mobility.)
+/// What the enemy general's file, on (`kf`, `kr`), shows the attacker `RED` or black (which
+/// has chariots when `has_chariot`), walking away from the general's own side: a
+/// [`king_file_kind`]. (The side cannon on its rank is counted with the cannons.)
 #[inline(always)]
-fn king_file_terms<const RED: bool>(
+fn king_file_kind_of<const RED: bool>(
     board: &Board,
     (kf, kr): (usize, usize),
     has_chariot: bool,
-    c: &mut Counts,
-) {
+) -> usize {
+    use king_file_kind::*;
     let (us, them) = if RED {
         (Color::Red, Color::Black)
     } else {
@@ -290,22 +286,23 @@ fn king_file_terms<const RED: bool>(
     let mb = &board.mailbox;
     // From black's general the walk goes down the board toward red, from red's up.
     let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
-    let on_file = |rank: usize| mb[rank * 9 + kf];
+    let on_file = |rank: usize| mb[(rank * 9 + kf) & 255];
     let cannon = flag(us) | Role::Cannon as u8;
     let chariot = flag(us) | Role::Chariot as u8;
     match (walk.next(), walk.next()) {
-        (None, _) => c.open_king_file = has_chariot as i32,
-        (Some(first), _) if on_file(first) == cannon => c.empty_centre_cannon = 1,
-        (Some(_), Some(second)) if on_file(second) == cannon => c.central_cannon = 1,
+        (None, _) => has_chariot as usize * OPEN,
+        (Some(first), _) if on_file(first) == cannon => EMPTY_CENTRE_CANNON,
+        (Some(_), Some(second)) if on_file(second) == cannon => CENTRAL_CANNON,
         (Some(first), Some(second)) => {
             if on_file(second) == chariot && on_file(first) & flag(them) != 0 {
-                c.chariot_facing_king = 1;
+                CHARIOT_FACING_KING
+            } else if walk.next().is_some_and(|t| on_file(t) == cannon) {
+                CANNON_ON_KING_FILE
             } else {
-                let third = walk.next();
-                c.cannon_on_king_file = third.is_some_and(|t| on_file(t) == cannon) as i32;
+                NONE
             }
         }
-        (Some(_), None) => {}
+        (Some(_), None) => NONE,
     }
 }
 
