@@ -49,7 +49,7 @@ fn count_sparse(mut x: u64) -> i32 {
 }
 
 /// What the enemy general's file shows the attacker, walking away from the general (see
-/// [`king_file_kind_of`]): the index of its weight in [`Weights::king_file`].
+/// [`king_file_kind_of`]): the index of its weight in [`SideWeights::king_file`].
 mod king_file_kind {
     /// Nothing that counts.
     pub(super) const NONE: usize = 0;
@@ -72,6 +72,15 @@ mod king_file_kind {
 /// the same as weighting red's count less black's.
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
+    /// The same weights twice, one copy read by red's terms and one by black's: the code
+    /// of each side then loads its weights where it uses them, instead of the compiler
+    /// loading them once for both sides and keeping them on the stack in between.
+    by_side: [SideWeights; 2],
+}
+
+/// The weights of [`Weights`], for one side.
+#[derive(Clone, Debug)]
+struct SideWeights {
     /// Per move of a chariot.
     chariot_mobility: i32,
     /// Per chariot, the weight of its expected number of moves (subtracted).
@@ -106,7 +115,7 @@ pub(crate) struct Weights {
     zone_attackers: [i32; 8],
 }
 
-/// The index into [`Weights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
+/// The index into [`SideWeights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
 /// empty, below 32) whose two targets hold `own` of the horse's own pieces (or the wall).
 #[inline]
 const fn horse_leg_index(leg: u8, own: u8) -> usize {
@@ -115,6 +124,15 @@ const fn horse_leg_index(leg: u8, own: u8) -> usize {
 
 impl Weights {
     pub(crate) fn new(p: &EvalParams) -> Weights {
+        let side = SideWeights::new(p);
+        Weights {
+            by_side: [side.clone(), side],
+        }
+    }
+}
+
+impl SideWeights {
+    fn new(p: &EvalParams) -> SideWeights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
         let horse_mobility = pair(p.horse_mobility);
@@ -134,7 +152,7 @@ impl Weights {
         king_file[king_file_kind::CENTRAL_CANNON] = pair(p.central_cannon);
         king_file[king_file_kind::CHARIOT_FACING_KING] = pair(p.chariot_facing_king);
         king_file[king_file_kind::CANNON_ON_KING_FILE] = pair(p.cannon_on_king_file);
-        Weights {
+        SideWeights {
             chariot_mobility: pair(p.chariot_mobility),
             chariot_base: pair(p.chariot_mobility).wrapping_mul(p.chariot_mobility_base),
             cannon_mobility: pair(p.cannon_mobility),
@@ -157,13 +175,14 @@ impl Weights {
 /// Safety, mobility and pawn terms, red's view, packed ([`pack`]): middlegame and endgame
 /// sums stay far inside 16 bits each, so packing changes nothing.
 pub(crate) fn positional(pos: &Position, w: &Weights, geo: &Geometry, board: &Board) -> i32 {
-    side::<true>(pos, w, geo, board).wrapping_sub(side::<false>(pos, w, geo, board))
+    let [red, black] = &w.by_side;
+    side::<true>(pos, red, geo, board).wrapping_sub(side::<false>(pos, black, geo, board))
 }
 
 /// The weighted terms credited to red (`RED`) or black, the attacker: its pieces'
 /// mobility, its pawns, its pressure on the enemy general, in its own frame. Packed.
 #[inline(always)]
-fn side<const RED: bool>(pos: &Position, w: &Weights, geo: &Geometry, board: &Board) -> i32 {
+fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board: &Board) -> i32 {
     let (us, them) = if RED {
         (Color::Red, Color::Black)
     } else {
