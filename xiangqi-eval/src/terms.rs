@@ -33,6 +33,17 @@ const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
 /// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
 /// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
 const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
+/// The squares of each file (16 entries, so that a file masked to 4 bits needs no bounds
+/// check).
+const FILE: [u128; 16] = {
+    let mut t = [0; 16];
+    let mut f = 0;
+    while f < 9 {
+        t[f] = area((f, f), (0, 9));
+        f += 1;
+    }
+    t
+};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -93,7 +104,7 @@ struct SideWeights {
     horse_base: i32,
     /// Per horse leg, by [`horse_leg_index`]: the moves over the leg when it is free, the
     /// blocked leg (蹩马腿) when not.
-    horse_leg: [i32; 128],
+    horse_leg: [i32; 1024],
     /// Per connected pair of crossed pawns.
     connected_pawns: i32,
     /// Per pawn at the enemy palace and advisor the enemy misses.
@@ -116,10 +127,11 @@ struct SideWeights {
 }
 
 /// The index into [`SideWeights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
-/// empty, below 32) whose two targets hold `own` of the horse's own pieces (or the wall).
+/// empty) whose two targets hold `own` (at most 2) of the horse's own pieces (or the wall):
+/// below 1024 for any `u8` code, so that no bounds check is needed.
 #[inline]
 const fn horse_leg_index(leg: u8, own: u8) -> usize {
-    (leg as usize * 4 + own as usize) & 127
+    leg as usize * 4 + (own & 3) as usize
 }
 
 impl Weights {
@@ -136,8 +148,8 @@ impl SideWeights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
         let horse_mobility = pair(p.horse_mobility);
-        let mut horse_leg = [0; 128];
-        for leg in 0..32u8 {
+        let mut horse_leg = [0; 1024];
+        for leg in 0..=255u8 {
             for own in 0..=2u8 {
                 horse_leg[horse_leg_index(leg, own)] = if leg == 0 {
                     horse_mobility.wrapping_mul(2 - own as i32)
@@ -305,6 +317,15 @@ fn king_file_kind_of<const RED: bool>(
     let mb = &board.mailbox;
     // From black's general the walk goes down the board toward red, from red's up.
     let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
+    // Every kind but the open file needs a chariot or cannon of ours on the file.
+    let sliders = board.pieces(us, Role::Chariot) | board.pieces(us, Role::Cannon);
+    if sliders & FILE[kf & 15] == 0 {
+        return if walk.0 == 0 {
+            has_chariot as usize * OPEN
+        } else {
+            NONE
+        };
+    }
     let on_file = |rank: usize| mb[(rank * 9 + kf) & 255];
     let cannon = flag(us) | Role::Cannon as u8;
     let chariot = flag(us) | Role::Chariot as u8;
