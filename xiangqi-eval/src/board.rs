@@ -47,11 +47,13 @@ const BIT: [u128; 128] = {
     t
 };
 
-/// Where the file and rank of the [`Board::lines`] start.
+/// Where the ranks start among a colour's [`Board::lines`] (its files start at 0).
 const RANK_LINES: usize = 16;
+/// The lines of each colour in [`Board::lines`]: red's at 0, black's at `LINES_PER_COLOR`.
+const LINES_PER_COLOR: usize = 2 * BLACK as usize;
 
-/// A square's place in the line occupancies: the indices of its file and rank in
-/// [`Board::lines`], and its bit in each.
+/// A square's place in the line occupancies: the indices of its file and rank among a
+/// colour's [`Board::lines`], and its bit in each.
 #[derive(Clone, Copy)]
 struct LineBits {
     file: u8,
@@ -94,10 +96,12 @@ pub(crate) struct Board {
     /// Per [`row`] (colour and role): bit `i` set when such a piece stands on square index `i`.
     roles: [u128; ROWS],
     /// Per colour, the occupancy of each line by that colour's pieces, so that the terms
-    /// read a line's occupancy instead of shifting 128-bit sets: at index `file` the ranks
-    /// where they stand on the file (bit = rank), at `RANK_LINES + rank` the files where
-    /// they stand on the rank (bit = file). 32 entries, for indices without bounds checks.
-    lines: [[u16; 32]; 2],
+    /// read a line's occupancy instead of shifting 128-bit sets: at `file` the ranks where
+    /// they stand on the file (bit = rank), at `RANK_LINES + rank` the files where they
+    /// stand on the rank (bit = file); red's lines first, then black's from
+    /// `LINES_PER_COLOR`. 512 entries, so that a colour's offset plus any `u8` index needs
+    /// no bounds check.
+    lines: [u16; 512],
 }
 
 impl Board {
@@ -124,20 +128,20 @@ impl Board {
 
     /// The line occupancies, both colours, for [`Board::file_occ`] and friends.
     #[inline]
-    pub(crate) fn lines(&self) -> &[[u16; 32]; 2] {
+    pub(crate) fn lines(&self) -> &[u16; 512] {
         &self.lines
     }
 
     /// The occupancy of `file` by `color` (bit = rank).
     #[inline]
     pub(crate) fn file_of(&self, color: Color, file: usize) -> u32 {
-        self.lines[color.index()][file & 15] as u32
+        self.lines[color.index() * LINES_PER_COLOR + (file & 255)] as u32
     }
 
     /// The occupancy of `rank` by `color` (bit = file).
     #[inline]
     pub(crate) fn rank_of(&self, color: Color, rank: usize) -> u32 {
-        self.lines[color.index()][RANK_LINES + (rank & 15)] as u32
+        self.lines[color.index() * LINES_PER_COLOR + RANK_LINES + (rank & 255)] as u32
     }
 
     /// The occupancy of `file`, both colours (bit = rank).
@@ -157,9 +161,10 @@ impl Board {
     #[inline]
     fn toggle_lines(&mut self, code: u8, s: usize) {
         let b = LINE_BITS[s & 127];
-        let lines = &mut self.lines[(code >> 4) as usize & 1];
-        lines[b.file as usize & 31] ^= b.file_bit;
-        lines[b.rank as usize & 31] ^= b.rank_bit;
+        // The colour bit of a code is BLACK (16) for black: twice it is black's offset.
+        let base = (code & BLACK) as usize * 2;
+        self.lines[base + b.file as usize] ^= b.file_bit;
+        self.lines[base + b.rank as usize] ^= b.rank_bit;
     }
 
     /// The set and line changes of the piece `code` moving `from` -> `to` and capturing
@@ -201,7 +206,7 @@ impl Default for Board {
         Board {
             mailbox,
             roles: [0; ROWS],
-            lines: [[0; 32]; 2],
+            lines: [0; 512],
         }
     }
 }

@@ -180,7 +180,7 @@ pub const LAZY_MARGIN: i32 = 450;
 /// states in tests.
 fn board_digest(b: &Board) -> u128 {
     const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
-    let lines = b.lines().iter().flatten().copied();
+    let lines = b.lines().iter().copied();
     let mailbox = b.mailbox.iter().map(|&code| code as u16);
     b.role_sets()
         .iter()
