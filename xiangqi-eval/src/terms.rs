@@ -83,9 +83,10 @@ mod king_file_kind {
 /// the same as weighting red's count less black's.
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
-    /// The same weights twice, one copy read by red's terms and one by black's: the code
-    /// of each side then loads its weights where it uses them, instead of the compiler
-    /// loading them once for both sides and keeping them on the stack in between.
+    /// The weights of red's terms and of black's: the same values but for
+    /// [`SideWeights::own`]. A copy each also lets the code of each side load its weights
+    /// where it uses them, instead of the compiler loading them once for both sides and
+    /// keeping them on the stack in between.
     by_side: [SideWeights; 2],
 }
 
@@ -105,6 +106,9 @@ struct SideWeights {
     /// Per horse leg, by [`horse_leg_index`]: the moves over the leg when it is free, the
     /// blocked leg (蹩马腿) when not.
     horse_leg: [i32; 1024],
+    /// Per mailbox code: 1 for the side's own pieces and the wall (where its horse cannot
+    /// go), else 0.
+    own: [u8; 256],
     /// Per connected pair of crossed pawns.
     connected_pawns: i32,
     /// Per pawn at the enemy palace and advisor the enemy misses.
@@ -136,15 +140,18 @@ const fn horse_leg_index(leg: u8, own: u8) -> usize {
 
 impl Weights {
     pub(crate) fn new(p: &EvalParams) -> Weights {
-        let side = SideWeights::new(p);
         Weights {
-            by_side: [side.clone(), side],
+            by_side: [
+                SideWeights::new(p, RED_FLAG),
+                SideWeights::new(p, BLACK_FLAG),
+            ],
         }
     }
 }
 
 impl SideWeights {
-    fn new(p: &EvalParams) -> SideWeights {
+    /// The weights for the side whose mailbox colour bit is `own_flag`.
+    fn new(p: &EvalParams, own_flag: u8) -> SideWeights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
         let horse_mobility = pair(p.horse_mobility);
@@ -171,6 +178,7 @@ impl SideWeights {
             cannon_base: pair(p.cannon_mobility).wrapping_mul(p.cannon_mobility_base),
             horse_base: horse_mobility.wrapping_mul(p.horse_mobility_base),
             horse_leg,
+            own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u8),
             connected_pawns: pair(p.connected_pawns),
             pawn_near_palace: both(p.pawn_near_palace_missing_advisor),
             missing_advisor_chariot: both(p.missing_advisor_vs_chariot),
@@ -245,10 +253,9 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // without branching (a missing leg is empty with both targets off the board, on the
     // wall, which is "own" to both colours).
     let mb = &board.mailbox;
-    let (own_flag, own_shift) = if RED { (RED_FLAG, 3) } else { (BLACK_FLAG, 4) };
     for s in Squares::of(board.pieces(us, Role::Horse)) {
         for &[leg, t1, t2] in &geo.horse[s] {
-            let own = ((mb[t1 as usize] & own_flag) + (mb[t2 as usize] & own_flag)) >> own_shift;
+            let own = w.own[mb[t1 as usize] as usize] + w.own[mb[t2 as usize] as usize];
             sum = sum.wrapping_add(w.horse_leg[horse_leg_index(mb[leg as usize], own)]);
         }
     }
