@@ -196,7 +196,11 @@ impl SideWeights {
 /// sums stay far inside 16 bits each, so packing changes nothing.
 pub(crate) fn positional(pos: &Position, w: &Weights, geo: &Geometry, board: &Board) -> i32 {
     let [red, black] = &w.by_side;
-    side::<true>(pos, red, geo, board).wrapping_sub(side::<false>(pos, black, geo, board))
+    // Red's sum is finished before black's terms start (`black_box` hides it from the
+    // optimizer, which would otherwise interleave both sides and keep red's weights on the
+    // stack meanwhile). It changes no value.
+    let red = core::hint::black_box(side::<true>(pos, red, geo, board));
+    red.wrapping_sub(side::<false>(pos, black, geo, board))
 }
 
 /// The weighted terms credited to red (`RED`) or black, the attacker: its pieces'
