@@ -6,6 +6,7 @@ use crate::geometry::Geometry;
 use crate::params::EvalParams;
 use crate::{terms, Evaluator, Score};
 use core::fmt;
+use core::num::NonZeroU16;
 use std::sync::Arc;
 use xiangqi_core::zobrist::{piece_key, side_key};
 use xiangqi_core::{Color, Move, Piece, Position, Role, Square};
@@ -51,10 +52,18 @@ pub(crate) struct Tables {
     material: [i32; ROWS],
     /// The positional terms' weights, packed.
     weights: terms::Weights,
-    pub(crate) full_phase: i32,
+    /// [`EvalParams::full_phase`], taken as 1 to 65,535: a divisor known to be positive
+    /// and small needs no checks for zero or overflow.
+    full_phase: NonZeroU16,
 }
 
 impl Tables {
+    /// The phase with all attackers on the board (a divisor of the blend).
+    #[inline]
+    fn full_phase(&self) -> i32 {
+        i32::from(self.full_phase.get())
+    }
+
     fn new(params: EvalParams) -> Tables {
         let mut on_square = [[OnSquare::default(); 90]; ROWS];
         let mut phase = [0; ROWS];
@@ -75,7 +84,8 @@ impl Tables {
                 }
             }
         }
-        let full_phase = params.full_phase().max(1);
+        let full_phase = NonZeroU16::new(params.full_phase().clamp(1, u16::MAX as i32) as u16)
+            .unwrap_or(NonZeroU16::MIN);
         let weights = terms::Weights::new(&params);
         Tables {
             params,
@@ -381,11 +391,11 @@ impl DefaultEvaluator {
         let t = &*self.tables;
         let terms = terms::positional(pos, &t.weights, self.geometry, &self.board);
         let (terms_mg, terms_eg) = (mg_of(terms), eg_of(terms));
-        let phase = self.inc.phase.min(t.full_phase);
+        let phase = self.inc.phase.min(t.full_phase());
         let mg = mg_of(self.inc.psq) + terms_mg;
         let eg = eg_of(self.inc.psq) + terms_eg;
-        let mut blended = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
-        blended += terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase);
+        let mut blended = (mg * phase + eg * (t.full_phase() - phase)) / t.full_phase();
+        blended += terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase());
         let scale = terms::endgame_scale(pos, blended);
         let red = blended * scale / 64;
         let stm = match pos.side_to_move() {
@@ -398,7 +408,7 @@ impl DefaultEvaluator {
             terms_mg,
             terms_eg,
             phase,
-            full_phase: t.full_phase,
+            full_phase: t.full_phase(),
             blended,
             scale,
             red,
@@ -429,10 +439,10 @@ impl Evaluator for DefaultEvaluator {
         }
         self.sync(pos);
         let t = &*self.tables;
-        let phase = self.inc.phase.min(t.full_phase);
-        let lazy = (mg_of(self.inc.psq) * phase + eg_of(self.inc.psq) * (t.full_phase - phase))
-            / t.full_phase
-            + terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase);
+        let phase = self.inc.phase.min(t.full_phase());
+        let lazy = (mg_of(self.inc.psq) * phase + eg_of(self.inc.psq) * (t.full_phase() - phase))
+            / t.full_phase()
+            + terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase());
         // The full score, red's view, lies in [lo, hi] (+1 for the rounding of the blend).
         let lo = (lazy - LAZY_MARGIN - 1).min(0);
         let hi = (lazy + LAZY_MARGIN + 1).max(0);
