@@ -10,9 +10,10 @@ pub(crate) const RED: u8 = 0x08;
 pub(crate) const BLACK: u8 = 0x10;
 /// The off-board sentinel at index 90: it has both colour bits, so it is "own" to both.
 pub(crate) const WALL: u8 = 0x18;
-/// Rows of the tables indexed by [`row`]: red's roles 0–6, black's 8–14 (rows 7 and 15
-/// unused, so that a row index needs no bounds check).
-pub(crate) const ROWS: usize = 16;
+/// Rows of the tables indexed by [`row`]: the mailbox codes, red's roles at 8–14, black's
+/// at 16–22 (the other rows unused, so that a row index needs no bounds check and no
+/// arithmetic).
+pub(crate) const ROWS: usize = 32;
 
 /// The colour bit of `color` in mailbox codes.
 #[inline]
@@ -29,10 +30,10 @@ pub(crate) const fn code(piece: Piece) -> u8 {
     flag(piece.color) | piece.role as u8
 }
 
-/// The table row of a piece's mailbox code: `colour index * 8 + role index`.
+/// The table row of a piece's mailbox code: the code itself, masked into range.
 #[inline]
 pub(crate) const fn row(code: u8) -> usize {
-    (code as usize).wrapping_sub(RED as usize) & (ROWS - 1)
+    code as usize & (ROWS - 1)
 }
 
 /// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 128
@@ -118,7 +119,7 @@ impl Board {
     /// The squares of `color`'s pieces of `role`.
     #[inline]
     pub(crate) fn pieces(&self, color: Color, role: Role) -> u128 {
-        self.roles[color.index() * 8 + role.index()]
+        self.roles[row(flag(color) | role as u8)]
     }
 
     /// The role sets, for the tests' digest.
