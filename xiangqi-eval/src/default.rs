@@ -47,9 +47,9 @@ pub(crate) struct Tables {
     /// Per row and square.
     on_square: [[OnSquare; 90]; ROWS],
     /// Phase weight per row.
-    phase: [i32; ROWS],
+    phase: [i16; ROWS],
     /// Middlegame material per row, red's view (negative for black).
-    material: [i32; ROWS],
+    material: [i16; ROWS],
     /// The positional terms' weights, packed.
     weights: terms::Weights,
     /// [`EvalParams::full_phase`], taken as 1 to 65,535: a divisor known to be positive
@@ -72,8 +72,8 @@ impl Tables {
             for role in Role::ALL {
                 let p = Piece::new(color, role);
                 let r = row(code(p));
-                phase[r] = params.phase_weight[role.index()];
-                let m = params.material[role.index()][0];
+                phase[r] = params.phase_weight[role.index()] as i16;
+                let m = params.material[role.index()][0] as i16;
                 material[r] = if color == Color::Red { m } else { -m };
                 for sq in Square::all() {
                     let [mg, eg] = params.piece_square(color, role, sq);
@@ -156,9 +156,9 @@ struct Incremental {
     /// Packed material + tables, red's view.
     psq: i32,
     /// Current phase (sum of phase weights of the pieces on the board).
-    phase: i32,
+    phase: i16,
     /// Middlegame material, red's view (for trading down when ahead).
-    material: i32,
+    material: i16,
 }
 
 /// Entries of the ring of [`Undo`]s (a power of two, above any search depth).
@@ -255,7 +255,8 @@ impl DefaultEvaluator {
     ///
     /// Middlegame and endgame sums are packed in 16 bits each, so one side's material plus
     /// tables must stay well within ±16,000 (the defaults are about 5,000), and so must the
-    /// positional terms.
+    /// positional terms. The phase and the material balance are kept in 16 bits too: the
+    /// full phase ([`EvalParams::full_phase`]) must stay within 32,767 (the default is 32).
     pub fn with_params(params: EvalParams) -> DefaultEvaluator {
         DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
@@ -299,8 +300,8 @@ impl DefaultEvaluator {
     pub fn state(&self) -> ([i32; 2], i32, i32, u128) {
         (
             [mg_of(self.inc.psq), eg_of(self.inc.psq)],
-            self.inc.phase,
-            self.inc.material,
+            self.inc.phase.into(),
+            self.inc.material.into(),
             board_digest(&self.board),
         )
     }
@@ -316,8 +317,8 @@ impl DefaultEvaluator {
         } = self.scratch(pos);
         (
             [mg_of(psq), eg_of(psq)],
-            phase,
-            material,
+            phase.into(),
+            material.into(),
             board_digest(&Board::from_position(pos)),
         )
     }
@@ -391,11 +392,11 @@ impl DefaultEvaluator {
         let t = &*self.tables;
         let terms = terms::positional(pos, &t.weights, self.geometry, &self.board);
         let (terms_mg, terms_eg) = (mg_of(terms), eg_of(terms));
-        let phase = self.inc.phase.min(t.full_phase());
+        let phase = i32::from(self.inc.phase).min(t.full_phase());
         let mg = mg_of(self.inc.psq) + terms_mg;
         let eg = eg_of(self.inc.psq) + terms_eg;
         let mut blended = (mg * phase + eg * (t.full_phase() - phase)) / t.full_phase();
-        blended += terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase());
+        blended += terms::trade_bonus(self.inc.material.into(), &t.params, phase, t.full_phase());
         let scale = terms::endgame_scale(pos, blended);
         let red = blended * scale / 64;
         let stm = match pos.side_to_move() {
@@ -439,10 +440,10 @@ impl Evaluator for DefaultEvaluator {
         }
         self.sync(pos);
         let t = &*self.tables;
-        let phase = self.inc.phase.min(t.full_phase());
+        let phase = i32::from(self.inc.phase).min(t.full_phase());
         let lazy = (mg_of(self.inc.psq) * phase + eg_of(self.inc.psq) * (t.full_phase() - phase))
             / t.full_phase()
-            + terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase());
+            + terms::trade_bonus(self.inc.material.into(), &t.params, phase, t.full_phase());
         // The full score, red's view, lies in [lo, hi] (+1 for the rounding of the blend).
         let lo = (lazy - LAZY_MARGIN - 1).min(0);
         let hi = (lazy + LAZY_MARGIN + 1).max(0);
