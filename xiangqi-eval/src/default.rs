@@ -44,8 +44,9 @@ pub(crate) struct OnSquare {
 #[derive(Debug)]
 pub(crate) struct Tables {
     pub(crate) params: EvalParams,
-    /// Per row and square.
-    on_square: [[OnSquare; 90]; ROWS],
+    /// Per row and square index (128 entries, so that a move's 7-bit square indices need no
+    /// bounds check).
+    on_square: [[OnSquare; 128]; ROWS],
     /// Phase weight per row.
     phase: [i16; ROWS],
     /// Middlegame material per row, red's view (negative for black).
@@ -65,7 +66,7 @@ impl Tables {
     }
 
     fn new(params: EvalParams) -> Tables {
-        let mut on_square = [[OnSquare::default(); 90]; ROWS];
+        let mut on_square = [[OnSquare::default(); 128]; ROWS];
         let mut phase = [0; ROWS];
         let mut material = [0; ROWS];
         for color in Color::ALL {
