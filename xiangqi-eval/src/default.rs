@@ -509,13 +509,15 @@ impl Evaluator for DefaultEvaluator {
     }
 
     /// Restores the state saved by [`Evaluator::make_move`] when the state is still the one
-    /// that move left and `pos` the position it was made from; else the state is marked out
-    /// of step (and rebuilt when next needed).
+    /// that move left (its key is the one the move gave); else the state is marked out of
+    /// step (and rebuilt when next needed). `pos` is not compared: the state restored
+    /// describes the position the move was made from, board and all, and if that is not
+    /// `pos` the key check of the next hook or evaluation rebuilds it.
     #[inline]
-    fn unmake_move(&mut self, pos: &Position, _m: Move) {
+    fn unmake_move(&mut self, _pos: &Position, _m: Move) {
         self.depth = self.depth.wrapping_sub(1);
         let u = &self.undo[self.depth % UNDO_SIZE];
-        if self.valid && self.inc.key == u.after_key && u.before.key == pos.key() {
+        if self.valid && self.inc.key == u.after_key {
             self.board
                 .unmake(u.from as usize, u.to as usize, u.captured);
             self.inc = u.before;
