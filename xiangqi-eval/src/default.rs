@@ -132,7 +132,6 @@ impl Tables {
 #[derive(Clone)]
 pub struct DefaultEvaluator {
     tables: Arc<Tables>,
-    geometry: &'static Geometry,
     /// Scores already computed, by Zobrist key: `key's high half << 32 | score as u32`.
     cache: Box<[u64]>,
     /// Material, tables, phase and key, kept in O(1) per move.
@@ -261,7 +260,6 @@ impl DefaultEvaluator {
     pub fn with_params(params: EvalParams) -> DefaultEvaluator {
         DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
-            geometry: Geometry::get(),
             cache: vec![0; CACHE_SIZE].into_boxed_slice(),
             inc: Incremental::default(),
             board: Board::default(),
@@ -391,7 +389,7 @@ impl DefaultEvaluator {
     fn full(&mut self, pos: &Position) -> Trace {
         self.sync(pos);
         let t = &*self.tables;
-        let terms = terms::positional(pos, &t.weights, self.geometry, &self.board);
+        let terms = terms::positional(pos, &t.weights, Geometry::get(), &self.board);
         let (terms_mg, terms_eg) = (mg_of(terms), eg_of(terms));
         let phase = i32::from(self.inc.phase).min(t.full_phase());
         let mg = mg_of(self.inc.psq) + terms_mg;
