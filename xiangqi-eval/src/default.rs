@@ -482,9 +482,11 @@ impl Evaluator for DefaultEvaluator {
             return;
         }
         let t = &*self.tables;
-        let before = self.inc;
+        // The state before the move is copied as a whole, then updated in place.
+        let undo = &mut self.undo[self.depth % UNDO_SIZE];
+        undo.before = self.inc;
+        let inc = &mut self.inc;
         let on = &t.on_square[row(piece)];
-        let mut inc = before;
         inc.key ^= on[from].key ^ on[to].key ^ side_key();
         inc.psq = inc.psq.wrapping_add(on[to].psq).wrapping_sub(on[from].psq);
         if captured != 0 {
@@ -494,15 +496,11 @@ impl Evaluator for DefaultEvaluator {
             inc.phase -= t.phase[r];
             inc.material -= t.material[r];
         }
-        self.undo[self.depth % UNDO_SIZE] = Undo {
-            before,
-            after_key: inc.key,
-            from: from as u8,
-            to: to as u8,
-            captured,
-        };
+        undo.after_key = inc.key;
+        undo.from = from as u8;
+        undo.to = to as u8;
+        undo.captured = captured;
         self.depth = self.depth.wrapping_add(1);
-        self.inc = inc;
         self.board.make(piece, from, to, captured);
     }
 
