@@ -36,10 +36,10 @@ pub(crate) const fn row(code: u8) -> usize {
     code as usize & (ROWS - 1)
 }
 
-/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 128
-/// entries so that an index masked to 7 bits needs no bounds check).
-const BIT: [u128; 128] = {
-    let mut t = [0u128; 128];
+/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 256
+/// entries so that a `u8` index, such as an undo entry's squares, needs no bounds check).
+const BIT: [u128; 256] = {
+    let mut t = [0u128; 256];
     let mut s = 0;
     while s < 90 {
         t[s] = 1 << s;
@@ -65,14 +65,14 @@ struct LineBits {
     rank_bit: u16,
 }
 
-/// [`LineBits`] per square index (128 entries, as [`BIT`]).
-const LINE_BITS: [LineBits; 128] = {
+/// [`LineBits`] per square index (256 entries, as [`BIT`]).
+const LINE_BITS: [LineBits; 256] = {
     let mut t = [LineBits {
         file: 0,
         rank: RANK_LINES as u8,
         file_bit: 0,
         rank_bit: 0,
-    }; 128];
+    }; 256];
     let mut s = 0;
     while s < 90 {
         let (f, r) = (s % 9, s / 9);
@@ -161,7 +161,7 @@ impl Board {
     /// occupancies.
     #[inline]
     fn toggle_lines(&mut self, code: u8, s: usize) {
-        let b = LINE_BITS[s & 127];
+        let b = LINE_BITS[s & 255];
         // The colour bit of a code is BLACK (16) for black: twice it is black's offset.
         let base = (code & BLACK) as usize * 2;
         self.lines[base + b.file as usize] ^= b.file_bit;
@@ -172,11 +172,11 @@ impl Board {
     /// `captured` (0 for none): all toggles, so the same call makes and takes back the move.
     #[inline]
     fn toggle_move(&mut self, code: u8, from: usize, to: usize, captured: u8) {
-        self.roles[row(code)] ^= BIT[from & 127] | BIT[to & 127];
+        self.roles[row(code)] ^= BIT[from & 255] | BIT[to & 255];
         self.toggle_lines(code, from);
         self.toggle_lines(code, to);
         if captured != 0 {
-            self.roles[row(captured)] ^= BIT[to & 127];
+            self.roles[row(captured)] ^= BIT[to & 255];
             self.toggle_lines(captured, to);
         }
     }
