@@ -95,14 +95,8 @@ pub(crate) struct Weights {
 struct SideWeights {
     /// Per move of a chariot.
     chariot_mobility: i32,
-    /// Per chariot, the weight of its expected number of moves (subtracted).
-    chariot_base: i32,
     /// Per move of a cannon.
     cannon_mobility: i32,
-    /// Per cannon, the weight of its expected number of moves (subtracted).
-    cannon_base: i32,
-    /// Per horse, the weight of its expected number of moves (subtracted).
-    horse_base: i32,
     /// Per horse leg, by [`horse_leg_index`]: the moves over the leg when it is free, the
     /// blocked leg (蹩马腿) when not.
     horse_leg: [i32; 1024],
@@ -113,14 +107,18 @@ struct SideWeights {
     connected_pawns: i32,
     /// Per pawn at the enemy palace and advisor the enemy misses.
     pawn_near_palace: i32,
-    /// Per advisor the enemy misses and chariot we have (缺士怕双车).
-    missing_advisor_chariot: i32,
-    /// Per advisor the enemy misses and horse we have.
-    missing_advisor_horse: i32,
-    /// Per elephant the enemy misses and cannon we have (缺象怕炮).
-    missing_elephant_cannon: i32,
-    /// Per elephant the enemy misses and chariot we have.
-    missing_elephant_chariot: i32,
+    /// What each of our chariots adds by the enemy's number of advisors: their missing
+    /// advisors' weight (缺士怕双车), less the weight of a chariot's expected number of moves
+    /// (its mobility counts the moves beyond those).
+    chariot_by_advisors: [i32; 256],
+    /// What each of our chariots adds by the enemy's number of elephants (missing ones).
+    chariot_by_elephants: [i32; 256],
+    /// What each of our horses adds by the enemy's number of advisors (missing ones), less
+    /// the weight of a horse's expected number of moves.
+    horse_by_advisors: [i32; 256],
+    /// What each of our cannons adds by the enemy's number of elephants (缺象怕炮), less the
+    /// weight of a cannon's expected number of moves.
+    cannon_by_elephants: [i32; 256],
     /// Per cannon with one screen on the enemy general's rank.
     cannon_on_king_rank: i32,
     /// By what the enemy general's file shows ([`king_file_kind`]).
@@ -155,6 +153,18 @@ impl SideWeights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
         let horse_mobility = pair(p.horse_mobility);
+        // Per enemy count of advisors or elephants: `per_missing` for each of the two missing,
+        // less `base`.
+        let by_count = |per_missing: i32, base: i32| -> [i32; 256] {
+            core::array::from_fn(|count| {
+                per_missing
+                    .wrapping_mul(2 - count as i32)
+                    .wrapping_sub(base)
+            })
+        };
+        let chariot_base = pair(p.chariot_mobility).wrapping_mul(p.chariot_mobility_base);
+        let cannon_base = pair(p.cannon_mobility).wrapping_mul(p.cannon_mobility_base);
+        let horse_base = horse_mobility.wrapping_mul(p.horse_mobility_base);
         let mut horse_leg = [0; 1024];
         for leg in 0..=255u8 {
             for own in 0..=2u8 {
@@ -173,18 +183,15 @@ impl SideWeights {
         king_file[king_file_kind::CANNON_ON_KING_FILE] = pair(p.cannon_on_king_file);
         SideWeights {
             chariot_mobility: pair(p.chariot_mobility),
-            chariot_base: pair(p.chariot_mobility).wrapping_mul(p.chariot_mobility_base),
             cannon_mobility: pair(p.cannon_mobility),
-            cannon_base: pair(p.cannon_mobility).wrapping_mul(p.cannon_mobility_base),
-            horse_base: horse_mobility.wrapping_mul(p.horse_mobility_base),
             horse_leg,
             own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u8),
             connected_pawns: pair(p.connected_pawns),
             pawn_near_palace: both(p.pawn_near_palace_missing_advisor),
-            missing_advisor_chariot: both(p.missing_advisor_vs_chariot),
-            missing_advisor_horse: both(p.missing_advisor_vs_horse),
-            missing_elephant_cannon: both(p.missing_elephant_vs_cannon),
-            missing_elephant_chariot: both(p.missing_elephant_vs_chariot),
+            chariot_by_advisors: by_count(both(p.missing_advisor_vs_chariot), chariot_base),
+            chariot_by_elephants: by_count(both(p.missing_elephant_vs_chariot), 0),
+            horse_by_advisors: by_count(both(p.missing_advisor_vs_horse), horse_base),
+            cannon_by_elephants: by_count(both(p.missing_elephant_vs_cannon), cannon_base),
             cannon_on_king_rank: pair(p.cannon_on_king_rank),
             king_file,
             zone_attackers: p.king_zone_attackers.map(|z| pack(z, z / 2)),
@@ -244,14 +251,11 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     let mut sum = w
         .chariot_mobility
         .wrapping_mul(chariot_moves as i32)
-        .wrapping_sub(w.chariot_base.wrapping_mul(chariots))
         .wrapping_add(w.cannon_mobility.wrapping_mul(cannon_moves as i32))
-        .wrapping_sub(w.cannon_base.wrapping_mul(cannons))
         .wrapping_add(
             w.cannon_on_king_rank
                 .wrapping_mul(cannons_on_king_rank as i32),
-        )
-        .wrapping_sub(w.horse_base.wrapping_mul(horses));
+        );
 
     // Horses: per leg, the free targets over it or the blocked leg (蹩马腿), four legs each
     // without branching (a missing leg is empty with both targets off the board, on the
@@ -274,28 +278,23 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     };
     let connected = count_sparse(crossed_half & !HALF_FILE_I & (crossed_half >> 1));
     sum = sum.wrapping_add(w.connected_pawns.wrapping_mul(connected));
-    let missing_adv = 2 - pos.count(them, Role::Advisor) as i32;
-    let missing_ele = 2 - pos.count(them, Role::Elephant) as i32;
+    let advisors = pos.count(them, Role::Advisor);
+    let elephants = pos.count(them, Role::Elephant);
+    let missing_adv = 2 - advisors as i32;
     if missing_adv != 0 {
         let near = count_sparse(crossed_half & HALF_NEAR_PALACE[us.index()]);
         sum = sum.wrapping_add(w.pawn_near_palace.wrapping_mul(near * missing_adv));
     }
 
-    // The safety of the enemy general, credited to the attacker: 缺士怕双车, 缺象怕炮.
+    // By the numbers of pieces: the safety of the enemy general, credited to the attacker
+    // (缺士怕双车, 缺象怕炮), and the expected mobility of our pieces (subtracted).
+    let (advisors, elephants) = (advisors as usize, elephants as usize);
+    let per_chariot =
+        w.chariot_by_advisors[advisors].wrapping_add(w.chariot_by_elephants[elephants]);
     sum = sum
-        .wrapping_add(
-            w.missing_advisor_chariot
-                .wrapping_mul(missing_adv * chariots),
-        )
-        .wrapping_add(w.missing_advisor_horse.wrapping_mul(missing_adv * horses))
-        .wrapping_add(
-            w.missing_elephant_cannon
-                .wrapping_mul(missing_ele * cannons),
-        )
-        .wrapping_add(
-            w.missing_elephant_chariot
-                .wrapping_mul(missing_ele * chariots),
-        );
+        .wrapping_add(per_chariot.wrapping_mul(chariots))
+        .wrapping_add(w.horse_by_advisors[advisors].wrapping_mul(horses))
+        .wrapping_add(w.cannon_by_elephants[elephants].wrapping_mul(cannons));
     let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), chariots > 0);
     sum = sum.wrapping_add(w.king_file[kind & 7]);
 
