@@ -219,9 +219,6 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     } else {
         (Color::Black, Color::Red)
     };
-    let chariots = pos.count(us, Role::Chariot) as i32;
-    let horses = pos.count(us, Role::Horse) as i32;
-    let cannons = pos.count(us, Role::Cannon) as i32;
 
     // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
     // first piece each way, for a cannon the second), read off the enemy's line occupancy.
@@ -289,6 +286,9 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // By the numbers of pieces: the safety of the enemy general, credited to the attacker
     // (缺士怕双车, 缺象怕炮), and the expected mobility of our pieces (subtracted).
     let (advisors, elephants) = (advisors as usize, elephants as usize);
+    let chariots = pos.count(us, Role::Chariot) as i32;
+    let horses = pos.count(us, Role::Horse) as i32;
+    let cannons = pos.count(us, Role::Cannon) as i32;
     let per_chariot =
         w.chariot_by_advisors[advisors].wrapping_add(w.chariot_by_elephants[elephants]);
     sum = sum
