@@ -153,8 +153,8 @@ impl SideWeights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
         let horse_mobility = pair(p.horse_mobility);
-        // Per enemy count of advisors or elephants: `per_missing` for each of the two missing,
-        // less `base`.
+        // Per enemy count of advisors or elephants: `per_missing` times the number missing
+        // (of two), less `base`.
         let by_count = |per_missing: i32, base: i32| -> [i32; 256] {
             core::array::from_fn(|count| {
                 per_missing
