@@ -234,7 +234,11 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         let (_, rank, file, (enemy_rank, enemy_file)) = lines(s);
         chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
     }
+    // The enemy general's file (read here, while few values are live).
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
+    let has_chariot = pos.count(us, Role::Chariot) > 0;
+    let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot);
+    let king_file_weight = w.king_file[kind & 7];
     let mut cannon_moves = 0;
     let mut cannons_on_king_rank = 0;
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
@@ -245,9 +249,8 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         let sees_king = rank.second() >> king_file & 1;
         cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
-    let mut sum = w
-        .chariot_mobility
-        .wrapping_mul(chariot_moves as i32)
+    let mut sum = king_file_weight
+        .wrapping_add(w.chariot_mobility.wrapping_mul(chariot_moves as i32))
         .wrapping_add(w.cannon_mobility.wrapping_mul(cannon_moves as i32))
         .wrapping_add(
             w.cannon_on_king_rank
@@ -295,8 +298,6 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         .wrapping_add(per_chariot.wrapping_mul(chariots))
         .wrapping_add(w.horse_by_advisors[advisors].wrapping_mul(horses))
         .wrapping_add(w.cannon_by_elephants[elephants].wrapping_mul(cannons));
-    let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), chariots > 0);
-    sum = sum.wrapping_add(w.king_file[kind & 7]);
 
     let attackers = board.pieces(us, Role::Chariot)
         | board.pieces(us, Role::Cannon)
