@@ -37,6 +37,11 @@ pub(crate) struct OnSquare {
     key: u64,
     /// Packed material + table value, red's view.
     psq: i32,
+    /// Its phase weight (the same on every square), so that a capture finds everything it
+    /// takes away in one entry.
+    phase: i16,
+    /// Its middlegame material, red's view (negative for black; the same on every square).
+    material: i16,
 }
 
 /// Tables derived from [`EvalParams`] once, shared read-only by every clone. Indexed by the
@@ -81,6 +86,8 @@ impl Tables {
                     on_square[r][sq.index()] = OnSquare {
                         key: piece_key(p, sq),
                         psq: pack(mg, eg),
+                        phase: phase[r],
+                        material: material[r],
                     };
                 }
             }
@@ -490,11 +497,11 @@ impl Evaluator for DefaultEvaluator {
         inc.key ^= on[from].key ^ on[to].key ^ side_key();
         inc.psq = inc.psq.wrapping_add(on[to].psq).wrapping_sub(on[from].psq);
         if captured != 0 {
-            let r = row(captured);
-            inc.key ^= t.on_square[r][to].key;
-            inc.psq = inc.psq.wrapping_sub(t.on_square[r][to].psq);
-            inc.phase -= t.phase[r];
-            inc.material -= t.material[r];
+            let gone = &t.on_square[row(captured)][to];
+            inc.key ^= gone.key;
+            inc.psq = inc.psq.wrapping_sub(gone.psq);
+            inc.phase -= gone.phase;
+            inc.material -= gone.material;
         }
         undo.after_key = inc.key;
         undo.from = from as u8;
