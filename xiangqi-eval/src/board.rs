@@ -10,9 +10,10 @@ pub(crate) const RED: u8 = 0x08;
 pub(crate) const BLACK: u8 = 0x10;
 /// The off-board sentinel at index 90: it has both colour bits, so it is "own" to both.
 pub(crate) const WALL: u8 = 0x18;
-/// Rows of the tables indexed by [`row`]: red's roles 0–6, black's 8–14 (rows 7 and 15
-/// unused, so that a row index needs no bounds check).
-pub(crate) const ROWS: usize = 16;
+/// Rows of the tables indexed by [`row`]: the mailbox codes, red's roles at 8–14, black's
+/// at 16–22 (the other rows unused, so that a row index needs no bounds check and no
+/// arithmetic).
+pub(crate) const ROWS: usize = 32;
 
 /// The colour bit of `color` in mailbox codes.
 #[inline]
@@ -29,16 +30,16 @@ pub(crate) const fn code(piece: Piece) -> u8 {
     flag(piece.color) | piece.role as u8
 }
 
-/// The table row of a piece's mailbox code: `colour index * 8 + role index`.
+/// The table row of a piece's mailbox code: the code itself, masked into range.
 #[inline]
 pub(crate) const fn row(code: u8) -> usize {
-    (code as usize).wrapping_sub(RED as usize) & (ROWS - 1)
+    code as usize & (ROWS - 1)
 }
 
-/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 128
-/// entries so that an index masked to 7 bits needs no bounds check).
-const BIT: [u128; 128] = {
-    let mut t = [0u128; 128];
+/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 256
+/// entries so that a `u8` index, such as an undo entry's squares, needs no bounds check).
+const BIT: [u128; 256] = {
+    let mut t = [0u128; 256];
     let mut s = 0;
     while s < 90 {
         t[s] = 1 << s;
@@ -47,11 +48,13 @@ const BIT: [u128; 128] = {
     t
 };
 
-/// Where the file and rank of the [`Board::lines`] start.
+/// Where the ranks start among a colour's [`Board::lines`] (its files start at 0).
 const RANK_LINES: usize = 16;
+/// The lines of each colour in [`Board::lines`]: red's at 0, black's at `LINES_PER_COLOR`.
+const LINES_PER_COLOR: usize = 2 * BLACK as usize;
 
-/// A square's place in the line occupancies: the indices of its file and rank in
-/// [`Board::lines`], and its bit in each.
+/// A square's place in the line occupancies: the indices of its file and rank among a
+/// colour's [`Board::lines`], and its bit in each.
 #[derive(Clone, Copy)]
 struct LineBits {
     file: u8,
@@ -62,14 +65,14 @@ struct LineBits {
     rank_bit: u16,
 }
 
-/// [`LineBits`] per square index (128 entries, as [`BIT`]).
-const LINE_BITS: [LineBits; 128] = {
+/// [`LineBits`] per square index (256 entries, as [`BIT`]).
+const LINE_BITS: [LineBits; 256] = {
     let mut t = [LineBits {
         file: 0,
         rank: RANK_LINES as u8,
         file_bit: 0,
         rank_bit: 0,
-    }; 128];
+    }; 256];
     let mut s = 0;
     while s < 90 {
         let (f, r) = (s % 9, s / 9);
@@ -94,10 +97,12 @@ pub(crate) struct Board {
     /// Per [`row`] (colour and role): bit `i` set when such a piece stands on square index `i`.
     roles: [u128; ROWS],
     /// Per colour, the occupancy of each line by that colour's pieces, so that the terms
-    /// read a line's occupancy instead of shifting 128-bit sets: at index `file` the ranks
-    /// where they stand on the file (bit = rank), at `RANK_LINES + rank` the files where
-    /// they stand on the rank (bit = file). 32 entries, for indices without bounds checks.
-    lines: [[u16; 32]; 2],
+    /// read a line's occupancy instead of shifting 128-bit sets: at `file` the ranks where
+    /// they stand on the file (bit = rank), at `RANK_LINES + rank` the files where they
+    /// stand on the rank (bit = file); red's lines first, then black's from
+    /// `LINES_PER_COLOR`. 512 entries, so that a colour's offset plus any `u8` index needs
+    /// no bounds check.
+    lines: [u16; 512],
 }
 
 impl Board {
@@ -114,7 +119,7 @@ impl Board {
     /// The squares of `color`'s pieces of `role`.
     #[inline]
     pub(crate) fn pieces(&self, color: Color, role: Role) -> u128 {
-        self.roles[color.index() * 8 + role.index()]
+        self.roles[row(flag(color) | role as u8)]
     }
 
     /// The role sets, for the tests' digest.
@@ -124,20 +129,20 @@ impl Board {
 
     /// The line occupancies, both colours, for [`Board::file_occ`] and friends.
     #[inline]
-    pub(crate) fn lines(&self) -> &[[u16; 32]; 2] {
+    pub(crate) fn lines(&self) -> &[u16; 512] {
         &self.lines
     }
 
     /// The occupancy of `file` by `color` (bit = rank).
     #[inline]
     pub(crate) fn file_of(&self, color: Color, file: usize) -> u32 {
-        self.lines[color.index()][file & 15] as u32
+        self.lines[color.index() * LINES_PER_COLOR + (file & 255)] as u32
     }
 
     /// The occupancy of `rank` by `color` (bit = file).
     #[inline]
     pub(crate) fn rank_of(&self, color: Color, rank: usize) -> u32 {
-        self.lines[color.index()][RANK_LINES + (rank & 15)] as u32
+        self.lines[color.index() * LINES_PER_COLOR + RANK_LINES + (rank & 255)] as u32
     }
 
     /// The occupancy of `file`, both colours (bit = rank).
@@ -156,21 +161,22 @@ impl Board {
     /// occupancies.
     #[inline]
     fn toggle_lines(&mut self, code: u8, s: usize) {
-        let b = LINE_BITS[s & 127];
-        let lines = &mut self.lines[(code >> 4) as usize & 1];
-        lines[b.file as usize & 31] ^= b.file_bit;
-        lines[b.rank as usize & 31] ^= b.rank_bit;
+        let b = LINE_BITS[s & 255];
+        // The colour bit of a code is BLACK (16) for black: twice it is black's offset.
+        let base = (code & BLACK) as usize * 2;
+        self.lines[base + b.file as usize] ^= b.file_bit;
+        self.lines[base + b.rank as usize] ^= b.rank_bit;
     }
 
     /// The set and line changes of the piece `code` moving `from` -> `to` and capturing
     /// `captured` (0 for none): all toggles, so the same call makes and takes back the move.
     #[inline]
     fn toggle_move(&mut self, code: u8, from: usize, to: usize, captured: u8) {
-        self.roles[row(code)] ^= BIT[from & 127] | BIT[to & 127];
+        self.roles[row(code)] ^= BIT[from & 255] | BIT[to & 255];
         self.toggle_lines(code, from);
         self.toggle_lines(code, to);
         if captured != 0 {
-            self.roles[row(captured)] ^= BIT[to & 127];
+            self.roles[row(captured)] ^= BIT[to & 255];
             self.toggle_lines(captured, to);
         }
     }
@@ -201,7 +207,7 @@ impl Default for Board {
         Board {
             mailbox,
             roles: [0; ROWS],
-            lines: [[0; 32]; 2],
+            lines: [0; 512],
         }
     }
 }

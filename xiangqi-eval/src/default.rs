@@ -6,6 +6,7 @@ use crate::geometry::Geometry;
 use crate::params::EvalParams;
 use crate::{terms, Evaluator, Score};
 use core::fmt;
+use core::num::NonZeroU16;
 use std::sync::Arc;
 use xiangqi_core::zobrist::{piece_key, side_key};
 use xiangqi_core::{Color, Move, Piece, Position, Role, Square};
@@ -36,6 +37,11 @@ pub(crate) struct OnSquare {
     key: u64,
     /// Packed material + table value, red's view.
     psq: i32,
+    /// Its phase weight (the same on every square), so that a capture finds everything it
+    /// takes away in one entry.
+    phase: i16,
+    /// Its middlegame material, red's view (negative for black; the same on every square).
+    material: i16,
 }
 
 /// Tables derived from [`EvalParams`] once, shared read-only by every clone. Indexed by the
@@ -43,39 +49,51 @@ pub(crate) struct OnSquare {
 #[derive(Debug)]
 pub(crate) struct Tables {
     pub(crate) params: EvalParams,
-    /// Per row and square.
-    on_square: [[OnSquare; 90]; ROWS],
+    /// Per row and square index (128 entries, so that a move's 7-bit square indices need no
+    /// bounds check).
+    on_square: [[OnSquare; 128]; ROWS],
     /// Phase weight per row.
-    phase: [i32; ROWS],
+    phase: [i16; ROWS],
     /// Middlegame material per row, red's view (negative for black).
-    material: [i32; ROWS],
+    material: [i16; ROWS],
     /// The positional terms' weights, packed.
     weights: terms::Weights,
-    pub(crate) full_phase: i32,
+    /// [`EvalParams::full_phase`], taken as 1 to 65,535: a divisor known to be positive
+    /// and small needs no checks for zero or overflow.
+    full_phase: NonZeroU16,
 }
 
 impl Tables {
+    /// The phase with all attackers on the board (a divisor of the blend).
+    #[inline]
+    fn full_phase(&self) -> i32 {
+        i32::from(self.full_phase.get())
+    }
+
     fn new(params: EvalParams) -> Tables {
-        let mut on_square = [[OnSquare::default(); 90]; ROWS];
+        let mut on_square = [[OnSquare::default(); 128]; ROWS];
         let mut phase = [0; ROWS];
         let mut material = [0; ROWS];
         for color in Color::ALL {
             for role in Role::ALL {
                 let p = Piece::new(color, role);
                 let r = row(code(p));
-                phase[r] = params.phase_weight[role.index()];
-                let m = params.material[role.index()][0];
+                phase[r] = params.phase_weight[role.index()] as i16;
+                let m = params.material[role.index()][0] as i16;
                 material[r] = if color == Color::Red { m } else { -m };
                 for sq in Square::all() {
                     let [mg, eg] = params.piece_square(color, role, sq);
                     on_square[r][sq.index()] = OnSquare {
                         key: piece_key(p, sq),
                         psq: pack(mg, eg),
+                        phase: phase[r],
+                        material: material[r],
                     };
                 }
             }
         }
-        let full_phase = params.full_phase().max(1);
+        let full_phase = NonZeroU16::new(params.full_phase().clamp(1, u16::MAX as i32) as u16)
+            .unwrap_or(NonZeroU16::MIN);
         let weights = terms::Weights::new(&params);
         Tables {
             params,
@@ -121,7 +139,6 @@ impl Tables {
 #[derive(Clone)]
 pub struct DefaultEvaluator {
     tables: Arc<Tables>,
-    geometry: &'static Geometry,
     /// Scores already computed, by Zobrist key: `key's high half << 32 | score as u32`.
     cache: Box<[u64]>,
     /// Material, tables, phase and key, kept in O(1) per move.
@@ -146,9 +163,9 @@ struct Incremental {
     /// Packed material + tables, red's view.
     psq: i32,
     /// Current phase (sum of phase weights of the pieces on the board).
-    phase: i32,
+    phase: i16,
     /// Middlegame material, red's view (for trading down when ahead).
-    material: i32,
+    material: i16,
 }
 
 /// Entries of the ring of [`Undo`]s (a power of two, above any search depth).
@@ -180,7 +197,7 @@ pub const LAZY_MARGIN: i32 = 450;
 /// states in tests.
 fn board_digest(b: &Board) -> u128 {
     const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
-    let lines = b.lines().iter().flatten().copied();
+    let lines = b.lines().iter().copied();
     let mailbox = b.mailbox.iter().map(|&code| code as u16);
     b.role_sets()
         .iter()
@@ -245,11 +262,11 @@ impl DefaultEvaluator {
     ///
     /// Middlegame and endgame sums are packed in 16 bits each, so one side's material plus
     /// tables must stay well within ±16,000 (the defaults are about 5,000), and so must the
-    /// positional terms.
+    /// positional terms. The phase and the material balance are kept in 16 bits too: the
+    /// full phase ([`EvalParams::full_phase`]) must stay within 32,767 (the default is 32).
     pub fn with_params(params: EvalParams) -> DefaultEvaluator {
         DefaultEvaluator {
             tables: Arc::new(Tables::new(params)),
-            geometry: Geometry::get(),
             cache: vec![0; CACHE_SIZE].into_boxed_slice(),
             inc: Incremental::default(),
             board: Board::default(),
@@ -289,8 +306,8 @@ impl DefaultEvaluator {
     pub fn state(&self) -> ([i32; 2], i32, i32, u128) {
         (
             [mg_of(self.inc.psq), eg_of(self.inc.psq)],
-            self.inc.phase,
-            self.inc.material,
+            self.inc.phase.into(),
+            self.inc.material.into(),
             board_digest(&self.board),
         )
     }
@@ -306,8 +323,8 @@ impl DefaultEvaluator {
         } = self.scratch(pos);
         (
             [mg_of(psq), eg_of(psq)],
-            phase,
-            material,
+            phase.into(),
+            material.into(),
             board_digest(&Board::from_position(pos)),
         )
     }
@@ -379,13 +396,13 @@ impl DefaultEvaluator {
     fn full(&mut self, pos: &Position) -> Trace {
         self.sync(pos);
         let t = &*self.tables;
-        let terms = terms::positional(pos, &t.params, &t.weights, self.geometry, &self.board);
+        let terms = terms::positional(pos, &t.weights, Geometry::get(), &self.board);
         let (terms_mg, terms_eg) = (mg_of(terms), eg_of(terms));
-        let phase = self.inc.phase.min(t.full_phase);
+        let phase = i32::from(self.inc.phase).min(t.full_phase());
         let mg = mg_of(self.inc.psq) + terms_mg;
         let eg = eg_of(self.inc.psq) + terms_eg;
-        let mut blended = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
-        blended += terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase);
+        let mut blended = (mg * phase + eg * (t.full_phase() - phase)) / t.full_phase();
+        blended += terms::trade_bonus(self.inc.material.into(), &t.params, phase, t.full_phase());
         let scale = terms::endgame_scale(pos, blended);
         let red = blended * scale / 64;
         let stm = match pos.side_to_move() {
@@ -398,7 +415,7 @@ impl DefaultEvaluator {
             terms_mg,
             terms_eg,
             phase,
-            full_phase: t.full_phase,
+            full_phase: t.full_phase(),
             blended,
             scale,
             red,
@@ -429,10 +446,10 @@ impl Evaluator for DefaultEvaluator {
         }
         self.sync(pos);
         let t = &*self.tables;
-        let phase = self.inc.phase.min(t.full_phase);
-        let lazy = (mg_of(self.inc.psq) * phase + eg_of(self.inc.psq) * (t.full_phase - phase))
-            / t.full_phase
-            + terms::trade_bonus(self.inc.material, &t.params, phase, t.full_phase);
+        let phase = i32::from(self.inc.phase).min(t.full_phase());
+        let lazy = (mg_of(self.inc.psq) * phase + eg_of(self.inc.psq) * (t.full_phase() - phase))
+            / t.full_phase()
+            + terms::trade_bonus(self.inc.material.into(), &t.params, phase, t.full_phase());
         // The full score, red's view, lies in [lo, hi] (+1 for the rounding of the blend).
         let lo = (lazy - LAZY_MARGIN - 1).min(0);
         let hi = (lazy + LAZY_MARGIN + 1).max(0);
@@ -472,38 +489,38 @@ impl Evaluator for DefaultEvaluator {
             return;
         }
         let t = &*self.tables;
-        let before = self.inc;
+        // The state before the move is copied as a whole, then updated in place.
+        let undo = &mut self.undo[self.depth % UNDO_SIZE];
+        undo.before = self.inc;
+        let inc = &mut self.inc;
         let on = &t.on_square[row(piece)];
-        let mut inc = before;
         inc.key ^= on[from].key ^ on[to].key ^ side_key();
         inc.psq = inc.psq.wrapping_add(on[to].psq).wrapping_sub(on[from].psq);
         if captured != 0 {
-            let r = row(captured);
-            inc.key ^= t.on_square[r][to].key;
-            inc.psq = inc.psq.wrapping_sub(t.on_square[r][to].psq);
-            inc.phase -= t.phase[r];
-            inc.material -= t.material[r];
+            let gone = &t.on_square[row(captured)][to];
+            inc.key ^= gone.key;
+            inc.psq = inc.psq.wrapping_sub(gone.psq);
+            inc.phase -= gone.phase;
+            inc.material -= gone.material;
         }
-        self.undo[self.depth % UNDO_SIZE] = Undo {
-            before,
-            after_key: inc.key,
-            from: from as u8,
-            to: to as u8,
-            captured,
-        };
+        undo.after_key = inc.key;
+        undo.from = from as u8;
+        undo.to = to as u8;
+        undo.captured = captured;
         self.depth = self.depth.wrapping_add(1);
-        self.inc = inc;
         self.board.make(piece, from, to, captured);
     }
 
     /// Restores the state saved by [`Evaluator::make_move`] when the state is still the one
-    /// that move left and `pos` the position it was made from; else the state is marked out
-    /// of step (and rebuilt when next needed).
+    /// that move left (its key is the one the move gave); else the state is marked out of
+    /// step (and rebuilt when next needed). `pos` is not compared: the state restored
+    /// describes the position the move was made from, board and all, and if that is not
+    /// `pos` the key check of the next hook or evaluation rebuilds it.
     #[inline]
-    fn unmake_move(&mut self, pos: &Position, _m: Move) {
+    fn unmake_move(&mut self, _pos: &Position, _m: Move) {
         self.depth = self.depth.wrapping_sub(1);
         let u = &self.undo[self.depth % UNDO_SIZE];
-        if self.valid && self.inc.key == u.after_key && u.before.key == pos.key() {
+        if self.valid && self.inc.key == u.after_key {
             self.board
                 .unmake(u.from as usize, u.to as usize, u.captured);
             self.inc = u.before;

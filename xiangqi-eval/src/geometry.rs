@@ -1,8 +1,11 @@
 //! Precomputed board geometry for the per-call terms: what a chariot or cannon sees along a
 //! rank or file given the line's occupancy, the horse's legs and targets, and each square's
-//! file and rank. Built once per process and shared.
+//! file and rank. Computed at compile time.
 
-use std::sync::OnceLock;
+/// Whether file `f`, rank `r` is on the board.
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
 
 /// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
 pub(crate) const NO_LEG: u8 = 91;
@@ -54,9 +57,13 @@ impl Line {
     }
 }
 
-fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
+/// The entry of [`Line`] for a slider on point `i` of a line of `len` points occupied as
+/// `occ`.
+const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
     let mut entry = 0;
-    for step in [1isize, -1] {
+    let mut k = 0;
+    while k < 2 {
+        let step: isize = if k == 0 { 1 } else { -1 };
         let mut n = 0;
         let mut j = i as isize + step;
         while j >= 0 && (j as usize) < len && n < 2 {
@@ -68,56 +75,75 @@ fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
             }
             j += step;
         }
+        k += 1;
     }
     entry
 }
 
-/// The shared tables.
+/// The shared tables, computed at compile time.
 pub(crate) struct Geometry {
     /// `[file][rank occupancy]` for a slider on that file of a rank (9 points).
-    rank_line: Box<[[u32; 512]; 9]>,
+    rank_line: [[u32; 512]; 9],
     /// `[rank][file occupancy]` for a slider on that rank of a file (10 points).
-    file_line: Box<[[u32; 1024]; 10]>,
+    file_line: [[u32; 1024]; 10],
     /// Per square: four (leg, target, target) triples of mailbox indices. A missing target
     /// is 90 (the mailbox's wall, "own" to both colours); a missing leg is [`NO_LEG`] (always
     /// empty) with both targets 90, so that it adds neither a blocked leg nor mobility.
     pub(crate) horse: [[[u8; 3]; 4]; 90],
 }
 
+/// The one instance, in the program's read-only data: its addresses are constants to the
+/// code that reads it.
+static GEOMETRY: Geometry = Geometry::new();
+
 impl Geometry {
-    fn new() -> Geometry {
-        let mut rank_line = Box::new([[0u32; 512]; 9]);
-        for (i, row) in rank_line.iter_mut().enumerate() {
-            for (occ, e) in row.iter_mut().enumerate() {
-                *e = line_entry(9, i, occ as u32);
+    const fn new() -> Geometry {
+        let mut rank_line = [[0u32; 512]; 9];
+        let mut i = 0;
+        while i < 9 {
+            let mut occ = 0;
+            while occ < 512 {
+                rank_line[i][occ] = line_entry(9, i, occ as u32);
+                occ += 1;
             }
+            i += 1;
         }
-        let mut file_line = Box::new([[0u32; 1024]; 10]);
-        for (i, row) in file_line.iter_mut().enumerate() {
-            for (occ, e) in row.iter_mut().enumerate() {
-                *e = line_entry(10, i, occ as u32);
+        let mut file_line = [[0u32; 1024]; 10];
+        let mut i = 0;
+        while i < 10 {
+            let mut occ = 0;
+            while occ < 1024 {
+                file_line[i][occ] = line_entry(10, i, occ as u32);
+                occ += 1;
             }
+            i += 1;
         }
         let mut horse = [[[NO_LEG, 90, 90]; 4]; 90];
-        for (s, entry) in horse.iter_mut().enumerate() {
+        let mut s = 0;
+        while s < 90 {
             let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            let on = |x: i32, y: i32| (0..9).contains(&x) && (0..10).contains(&y);
             let mut n = 0;
-            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let mut d = 0;
+            while d < 4 {
+                let (df, dr) = [(1, 0), (-1, 0), (0, 1), (0, -1)][d];
                 let (lf, lr) = (f + df, r + dr);
-                if !on(lf, lr) {
-                    continue;
-                }
-                let mut t = [90u8; 2];
-                for (k, sign) in [1, -1].into_iter().enumerate() {
-                    let (tf, tr) = (lf + df + sign * dr, lr + dr + sign * df);
-                    if on(tf, tr) {
-                        t[k] = (tr * 9 + tf) as u8;
+                if on_board(lf, lr) {
+                    let mut t = [90u8; 2];
+                    let mut k = 0;
+                    while k < 2 {
+                        let sign = if k == 0 { 1 } else { -1 };
+                        let (tf, tr) = (lf + df + sign * dr, lr + dr + sign * df);
+                        if on_board(tf, tr) {
+                            t[k] = (tr * 9 + tf) as u8;
+                        }
+                        k += 1;
                     }
+                    horse[s][n] = [(lr * 9 + lf) as u8, t[0], t[1]];
+                    n += 1;
                 }
-                entry[n] = [(lr * 9 + lf) as u8, t[0], t[1]];
-                n += 1;
+                d += 1;
             }
+            s += 1;
         }
         Geometry {
             rank_line,
@@ -127,9 +153,9 @@ impl Geometry {
     }
 
     /// The shared instance.
+    #[inline]
     pub(crate) fn get() -> &'static Geometry {
-        static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
-        GEOMETRY.get_or_init(Geometry::new)
+        &GEOMETRY
     }
 
     /// What a slider on `file` sees along its rank, given the rank's occupancy.

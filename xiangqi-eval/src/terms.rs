@@ -3,7 +3,7 @@
 //! counted from its back rank, files treated alike on both wings), so the result is
 //! symmetric by construction.
 
-use crate::board::{flag, Board, Squares};
+use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
 use crate::default::pack;
 use crate::geometry::{file_rank, Geometry};
 use crate::params::EvalParams;
@@ -33,6 +33,17 @@ const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
 /// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
 /// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
 const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
+/// The squares of each file (16 entries, so that a file masked to 4 bits needs no bounds
+/// check).
+const FILE: [u128; 16] = {
+    let mut t = [0; 16];
+    let mut f = 0;
+    while f < 9 {
+        t[f] = area((f, f), (0, 9));
+        f += 1;
+    }
+    t
+};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -48,83 +59,141 @@ fn count_sparse(mut x: u64) -> i32 {
     n
 }
 
-/// What the positional terms count for one side, the attacker: its pieces' mobility, its
-/// pawns, its pressure on the enemy general. Weighted by the parameters in [`positional`].
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    /// Over the chariots, the squares each can move to less the expected number.
-    chariot_mobility: i32,
-    /// The same for cannons.
-    cannon_mobility: i32,
-    /// The same for horses.
-    horse_mobility: i32,
-    /// Blocked horse legs (蹩马腿).
-    horse_blocked_legs: i32,
-    /// Connected pairs of pawns across the river.
-    connected_pawns: i32,
-    /// Pawns at the enemy palace, times the enemy's missing advisors.
-    pawns_near_palace: i32,
-    /// The enemy's missing advisors times our chariots (缺士怕双车).
-    missing_advisor_chariots: i32,
-    /// The enemy's missing advisors times our horses.
-    missing_advisor_horses: i32,
-    /// The enemy's missing elephants times our cannons (缺象怕炮).
-    missing_elephant_cannons: i32,
-    /// The enemy's missing elephants times our chariots.
-    missing_elephant_chariots: i32,
-    /// The enemy general's file is open and we have a chariot.
-    open_king_file: i32,
-    /// 空头炮: our cannon faces the enemy general with nothing between.
-    empty_centre_cannon: i32,
-    /// 当头炮: our cannon faces the enemy general over one screen.
-    central_cannon: i32,
-    /// Our chariot behind an enemy piece on the general's file.
-    chariot_facing_king: i32,
-    /// Our cannon further up the general's file.
-    cannon_on_king_file: i32,
-    /// Our cannons with one screen on the general's rank.
-    cannon_on_king_rank: i32,
-    /// Our attackers in the zone around the enemy general, at most 7.
-    zone_attackers: usize,
+/// What the enemy general's file shows the attacker, walking away from the general (see
+/// [`king_file_kind_of`]): the index of its weight in [`SideWeights::king_file`].
+mod king_file_kind {
+    /// Nothing that counts.
+    pub(super) const NONE: usize = 0;
+    /// The file is open and the attacker has a chariot.
+    pub(super) const OPEN: usize = 1;
+    /// 空头炮: the attacker's cannon faces the general with nothing between.
+    pub(super) const EMPTY_CENTRE_CANNON: usize = 2;
+    /// 当头炮: the attacker's cannon faces the general over one screen.
+    pub(super) const CENTRAL_CANNON: usize = 3;
+    /// The attacker's chariot behind an enemy piece.
+    pub(super) const CHARIOT_FACING_KING: usize = 4;
+    /// The attacker's cannon further up the file, third.
+    pub(super) const CANNON_ON_KING_FILE: usize = 5;
 }
 
 /// The weights of the positional terms, each packed as a middlegame and an endgame value
-/// ([`pack`]), so that a count is weighted by one multiplication for both.
+/// ([`pack`]), so that one addition or multiplication weights both halves. All arithmetic
+/// on packed values wraps, so a side's terms add up in one packed sum in any order and
+/// grouping (the halves stay far inside 16 bits each): weighting each count and summing is
+/// the same as weighting red's count less black's.
 #[derive(Clone, Debug)]
 pub(crate) struct Weights {
-    /// The weights of [`Counts`]'s linear counts, in the order of [`Counts::linear`].
-    linear: [i32; LINEAR],
+    /// The weights of red's terms and of black's: the same values but for
+    /// [`SideWeights::own`]. A copy each also lets the code of each side load its weights
+    /// where it uses them, instead of the compiler loading them once for both sides and
+    /// keeping them on the stack in between.
+    by_side: [SideWeights; 2],
+}
+
+/// The weights of [`Weights`], for one side.
+#[derive(Clone, Debug)]
+struct SideWeights {
+    /// Per move of a chariot.
+    chariot_mobility: i32,
+    /// Per move of a cannon.
+    cannon_mobility: i32,
+    /// Per horse leg, by [`horse_leg_index`]: the moves over the leg when it is free, the
+    /// blocked leg (蹩马腿) when not.
+    horse_leg: [i32; 1024],
+    /// Per mailbox code: 1 for the side's own pieces and the wall (where its horse cannot
+    /// go), else 0.
+    own: [u8; 256],
+    /// Per connected pair of crossed pawns.
+    connected_pawns: i32,
+    /// Per pawn at the enemy palace and advisor the enemy misses.
+    pawn_near_palace: i32,
+    /// What each of our chariots adds by the enemy's number of advisors: their missing
+    /// advisors' weight (缺士怕双车), less the weight of a chariot's expected number of moves
+    /// (its mobility counts the moves beyond those).
+    chariot_by_advisors: [i32; 256],
+    /// What each of our chariots adds by the enemy's number of elephants (missing ones).
+    chariot_by_elephants: [i32; 256],
+    /// What each of our horses adds by the enemy's number of advisors (missing ones), less
+    /// the weight of a horse's expected number of moves.
+    horse_by_advisors: [i32; 256],
+    /// What each of our cannons adds by the enemy's number of elephants (缺象怕炮), less the
+    /// weight of a cannon's expected number of moves.
+    cannon_by_elephants: [i32; 256],
+    /// Per cannon with one screen on the enemy general's rank.
+    cannon_on_king_rank: i32,
+    /// By what the enemy general's file shows ([`king_file_kind`]).
+    king_file: [i32; 8],
     /// By the number of attackers in the zone around the enemy general (halved for the
     /// endgame).
     zone_attackers: [i32; 8],
 }
 
-/// The number of linear counts in [`Counts`].
-const LINEAR: usize = 16;
+/// The index into [`SideWeights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
+/// empty) whose two targets hold `own` (at most 2) of the horse's own pieces (or the wall):
+/// below 1024 for any `u8` code, so that no bounds check is needed.
+#[inline]
+const fn horse_leg_index(leg: u8, own: u8) -> usize {
+    leg as usize * 4 + (own & 3) as usize
+}
 
 impl Weights {
     pub(crate) fn new(p: &EvalParams) -> Weights {
+        Weights {
+            by_side: [
+                SideWeights::new(p, RED_FLAG),
+                SideWeights::new(p, BLACK_FLAG),
+            ],
+        }
+    }
+}
+
+impl SideWeights {
+    /// The weights for the side whose mailbox colour bit is `own_flag`.
+    fn new(p: &EvalParams, own_flag: u8) -> SideWeights {
         let pair = |w: [i32; 2]| pack(w[0], w[1]);
         let both = |w: i32| pack(w, w);
-        Weights {
-            linear: [
-                pair(p.chariot_mobility),
-                pair(p.cannon_mobility),
-                pair(p.horse_mobility),
-                pair(p.horse_blocked_leg),
-                pair(p.connected_pawns),
-                both(p.pawn_near_palace_missing_advisor),
-                both(p.missing_advisor_vs_chariot),
-                both(p.missing_advisor_vs_horse),
-                both(p.missing_elephant_vs_cannon),
-                both(p.missing_elephant_vs_chariot),
-                both(p.open_king_file),
-                pair(p.empty_centre_cannon),
-                pair(p.central_cannon),
-                pair(p.chariot_facing_king),
-                pair(p.cannon_on_king_file),
-                pair(p.cannon_on_king_rank),
-            ],
+        let horse_mobility = pair(p.horse_mobility);
+        // Per enemy count of advisors or elephants: `per_missing` times the number missing
+        // (of two), less `base`.
+        let by_count = |per_missing: i32, base: i32| -> [i32; 256] {
+            core::array::from_fn(|count| {
+                per_missing
+                    .wrapping_mul(2 - count as i32)
+                    .wrapping_sub(base)
+            })
+        };
+        let chariot_base = pair(p.chariot_mobility).wrapping_mul(p.chariot_mobility_base);
+        let cannon_base = pair(p.cannon_mobility).wrapping_mul(p.cannon_mobility_base);
+        let horse_base = horse_mobility.wrapping_mul(p.horse_mobility_base);
+        let mut horse_leg = [0; 1024];
+        for leg in 0..=255u8 {
+            for own in 0..=2u8 {
+                horse_leg[horse_leg_index(leg, own)] = if leg == 0 {
+                    horse_mobility.wrapping_mul(2 - own as i32)
+                } else {
+                    pair(p.horse_blocked_leg)
+                };
+            }
+        }
+        let mut king_file = [0; 8];
+        king_file[king_file_kind::OPEN] = both(p.open_king_file);
+        king_file[king_file_kind::EMPTY_CENTRE_CANNON] = pair(p.empty_centre_cannon);
+        king_file[king_file_kind::CENTRAL_CANNON] = pair(p.central_cannon);
+        king_file[king_file_kind::CHARIOT_FACING_KING] = pair(p.chariot_facing_king);
+        king_file[king_file_kind::CANNON_ON_KING_FILE] = pair(p.cannon_on_king_file);
+        SideWeights {
+            chariot_mobility: pair(p.chariot_mobility),
+            cannon_mobility: pair(p.cannon_mobility),
+            horse_leg,
+            own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u8),
+            connected_pawns: pair(p.connected_pawns),
+            pawn_near_palace: both(p.pawn_near_palace_missing_advisor),
+            chariot_by_advisors: by_count(both(p.missing_advisor_vs_chariot), chariot_base),
+            chariot_by_elephants: by_count(both(p.missing_elephant_vs_chariot), 0),
+            horse_by_advisors: by_count(both(p.missing_advisor_vs_horse), horse_base),
+            cannon_by_elephants: by_count(both(p.missing_elephant_vs_cannon), cannon_base),
+            cannon_on_king_rank: pair(p.cannon_on_king_rank),
+            king_file,
             zone_attackers: p.king_zone_attackers.map(|z| pack(z, z / 2)),
         }
     }
@@ -132,66 +201,24 @@ impl Weights {
 
 /// Safety, mobility and pawn terms, red's view, packed ([`pack`]): middlegame and endgame
 /// sums stay far inside 16 bits each, so packing changes nothing.
-pub(crate) fn positional(
-    pos: &Position,
-    p: &EvalParams,
-    w: &Weights,
-    geo: &Geometry,
-    board: &Board,
-) -> i32 {
-    // Each term is linear in its count, so red's weighted sum less black's is the weight
-    // times red's count less black's.
-    let red = counts::<true>(pos, p, geo, board);
-    let black = counts::<false>(pos, p, geo, board);
-    let (r, b) = (red.linear(), black.linear());
-    let mut sum = 0i32;
-    for i in 0..LINEAR {
-        sum = sum.wrapping_add(w.linear[i].wrapping_mul(r[i] - b[i]));
-    }
-    // Not linear: a table by the number of attackers.
-    let zone = |c: &Counts| w.zone_attackers[c.zone_attackers & 7];
-    sum.wrapping_add(zone(&red)).wrapping_sub(zone(&black))
+pub(crate) fn positional(pos: &Position, w: &Weights, geo: &Geometry, board: &Board) -> i32 {
+    let [red, black] = &w.by_side;
+    // Red's sum is finished before black's terms start (`black_box` hides it from the
+    // optimizer, which would otherwise interleave both sides and keep red's weights on the
+    // stack meanwhile). It changes no value.
+    let red = core::hint::black_box(side::<true>(pos, red, geo, board));
+    red.wrapping_sub(side::<false>(pos, black, geo, board))
 }
 
-impl Counts {
-    /// The linear counts, in the order of [`Weights::linear`].
-    #[inline]
-    fn linear(&self) -> [i32; LINEAR] {
-        [
-            self.chariot_mobility,
-            self.cannon_mobility,
-            self.horse_mobility,
-            self.horse_blocked_legs,
-            self.connected_pawns,
-            self.pawns_near_palace,
-            self.missing_advisor_chariots,
-            self.missing_advisor_horses,
-            self.missing_elephant_cannons,
-            self.missing_elephant_chariots,
-            self.open_king_file,
-            self.empty_centre_cannon,
-            self.central_cannon,
-            self.chariot_facing_king,
-            self.cannon_on_king_file,
-            self.cannon_on_king_rank,
-        ]
-    }
-}
-
-/// The [`Counts`] of red (`RED`) or black, in that colour's own frame.
+/// The weighted terms credited to red (`RED`) or black, the attacker: its pieces'
+/// mobility, its pawns, its pressure on the enemy general, in its own frame. Packed.
 #[inline(always)]
-fn counts<const RED: bool>(
-    pos: &Position,
-    p: &EvalParams,
-    geo: &Geometry,
-    board: &Board,
-) -> Counts {
+fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board: &Board) -> i32 {
     let (us, them) = if RED {
         (Color::Red, Color::Black)
     } else {
         (Color::Black, Color::Red)
     };
-    let mut c = Counts::default();
 
     // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
     // first piece each way, for a cannon the second), read off the enemy's line occupancy.
@@ -202,36 +229,43 @@ fn counts<const RED: bool>(
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
         (r, along_rank, along_file, enemy)
     };
+    let mut chariot_moves = 0;
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
         let (_, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        let mob = rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
-        c.chariot_mobility += mob as i32 - p.chariot_mobility_base;
+        chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
     }
+    // The enemy general's file (read here, while few values are live).
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
+    let has_chariot = pos.count(us, Role::Chariot) > 0;
+    let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot);
+    let king_file_weight = w.king_file[kind & 7];
+    let mut cannon_moves = 0;
+    let mut cannons_on_king_rank = 0;
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
         let (r, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        let mob = rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
-        c.cannon_mobility += mob as i32 - p.cannon_mobility_base;
+        cannon_moves += rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
         // A side cannon: on the enemy general's rank with one screen between, i.e. the
         // general is the second piece it sees along the rank.
         let sees_king = rank.second() >> king_file & 1;
-        c.cannon_on_king_rank += (r == king_rank) as i32 & sees_king as i32;
+        cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
+    let mut sum = king_file_weight
+        .wrapping_add(w.chariot_mobility.wrapping_mul(chariot_moves as i32))
+        .wrapping_add(w.cannon_mobility.wrapping_mul(cannon_moves as i32))
+        .wrapping_add(
+            w.cannon_on_king_rank
+                .wrapping_mul(cannons_on_king_rank as i32),
+        );
 
-    // Horses: free targets and blocked legs (蹩马腿), four legs each without branching (a
-    // missing leg is empty with both targets off the board).
+    // Horses: per leg, the free targets over it or the blocked leg (蹩马腿), four legs each
+    // without branching (a missing leg is empty with both targets off the board, on the
+    // wall, which is "own" to both colours).
     let mb = &board.mailbox;
-    let own_flag = flag(us);
     for s in Squares::of(board.pieces(us, Role::Horse)) {
-        let mut mob = 0;
         for &[leg, t1, t2] in &geo.horse[s] {
-            let free = mb[leg as usize] == 0;
-            c.horse_blocked_legs += !free as i32;
-            let targets =
-                (mb[t1 as usize] & own_flag == 0) as i32 + (mb[t2 as usize] & own_flag == 0) as i32;
-            mob += free as i32 * targets;
+            let own = w.own[mb[t1 as usize] as usize] + w.own[mb[t2 as usize] as usize];
+            sum = sum.wrapping_add(w.horse_leg[horse_leg_index(mb[leg as usize], own)]);
         }
-        c.horse_mobility += mob - p.horse_mobility_base;
     }
 
     // Pawns across the river: connected pairs (counted once, by the lower file) and pawns at
@@ -242,23 +276,28 @@ fn counts<const RED: bool>(
     } else {
         (pawns & RED_HALF, pawns as u64 & RED_HALF as u64)
     };
-    c.connected_pawns = count_sparse(crossed_half & !HALF_FILE_I & (crossed_half >> 1));
-    let missing_adv = 2 - pos.count(them, Role::Advisor) as i32;
-    let missing_ele = 2 - pos.count(them, Role::Elephant) as i32;
+    let connected = count_sparse(crossed_half & !HALF_FILE_I & (crossed_half >> 1));
+    sum = sum.wrapping_add(w.connected_pawns.wrapping_mul(connected));
+    let advisors = pos.count(them, Role::Advisor);
+    let elephants = pos.count(them, Role::Elephant);
+    let missing_adv = 2 - advisors as i32;
     if missing_adv != 0 {
         let near = count_sparse(crossed_half & HALF_NEAR_PALACE[us.index()]);
-        c.pawns_near_palace = near * missing_adv;
+        sum = sum.wrapping_add(w.pawn_near_palace.wrapping_mul(near * missing_adv));
     }
 
-    // The safety of the enemy general, credited to the attacker: 缺士怕双车, 缺象怕炮.
+    // By the numbers of pieces: the safety of the enemy general, credited to the attacker
+    // (缺士怕双车, 缺象怕炮), and the expected mobility of our pieces (subtracted).
+    let (advisors, elephants) = (advisors as usize, elephants as usize);
     let chariots = pos.count(us, Role::Chariot) as i32;
     let horses = pos.count(us, Role::Horse) as i32;
     let cannons = pos.count(us, Role::Cannon) as i32;
-    c.missing_advisor_chariots = missing_adv * chariots;
-    c.missing_advisor_horses = missing_adv * horses;
-    c.missing_elephant_cannons = missing_ele * cannons;
-    c.missing_elephant_chariots = missing_ele * chariots;
-    king_file_terms::<RED>(board, (king_file, king_rank), chariots > 0, &mut c);
+    let per_chariot =
+        w.chariot_by_advisors[advisors].wrapping_add(w.chariot_by_elephants[elephants]);
+    sum = sum
+        .wrapping_add(per_chariot.wrapping_mul(chariots))
+        .wrapping_add(w.horse_by_advisors[advisors].wrapping_mul(horses))
+        .wrapping_add(w.cannon_by_elephants[elephants].wrapping_mul(cannons));
 
     let attackers = board.pieces(us, Role::Chariot)
         | board.pieces(us, Role::Cannon)
@@ -267,21 +306,20 @@ fn counts<const RED: bool>(
     // The zone lies in ranks 0–3 or 6–9: shifted into 64 bits.
     let zone_shift = if RED { 54 } else { 0 };
     let in_zone = ((attackers & ZONE[them.index()]) >> zone_shift) as u64;
-    c.zone_attackers = (count_sparse(in_zone) as usize).min(7);
-    c
+    let zone = (count_sparse(in_zone) as usize).min(7);
+    sum.wrapping_add(w.zone_attackers[zone])
 }
 
-/// The enemy general's file, on (`kf`, `kr`), walking away from its own side (open file,
-/// 空头炮, 当头炮, a chariot or cannon further up), for the attacker `RED` or black, which
-/// has chariots when `has_chariot`. (The side cannon on its rank is counted with the
-/// cannons' mobility.)
+/// What the enemy general's file, on (`kf`, `kr`), shows the attacker `RED` or black (which
+/// has chariots when `has_chariot`), walking away from the general's own side: a
+/// [`king_file_kind`]. (The side cannon on its rank is counted with the cannons.)
 #[inline(always)]
-fn king_file_terms<const RED: bool>(
+fn king_file_kind_of<const RED: bool>(
     board: &Board,
     (kf, kr): (usize, usize),
     has_chariot: bool,
-    c: &mut Counts,
-) {
+) -> usize {
+    use king_file_kind::*;
     let (us, them) = if RED {
         (Color::Red, Color::Black)
     } else {
@@ -290,22 +328,32 @@ fn king_file_terms<const RED: bool>(
     let mb = &board.mailbox;
     // From black's general the walk goes down the board toward red, from red's up.
     let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
-    let on_file = |rank: usize| mb[rank * 9 + kf];
+    // Every kind but the open file needs a chariot or cannon of ours on the file.
+    let sliders = board.pieces(us, Role::Chariot) | board.pieces(us, Role::Cannon);
+    if sliders & FILE[kf & 15] == 0 {
+        return if walk.0 == 0 {
+            has_chariot as usize * OPEN
+        } else {
+            NONE
+        };
+    }
+    let on_file = |rank: usize| mb[(rank * 9 + kf) & 255];
     let cannon = flag(us) | Role::Cannon as u8;
     let chariot = flag(us) | Role::Chariot as u8;
     match (walk.next(), walk.next()) {
-        (None, _) => c.open_king_file = has_chariot as i32,
-        (Some(first), _) if on_file(first) == cannon => c.empty_centre_cannon = 1,
-        (Some(_), Some(second)) if on_file(second) == cannon => c.central_cannon = 1,
+        (None, _) => has_chariot as usize * OPEN,
+        (Some(first), _) if on_file(first) == cannon => EMPTY_CENTRE_CANNON,
+        (Some(_), Some(second)) if on_file(second) == cannon => CENTRAL_CANNON,
         (Some(first), Some(second)) => {
             if on_file(second) == chariot && on_file(first) & flag(them) != 0 {
-                c.chariot_facing_king = 1;
+                CHARIOT_FACING_KING
+            } else if walk.next().is_some_and(|t| on_file(t) == cannon) {
+                CANNON_ON_KING_FILE
             } else {
-                let third = walk.next();
-                c.cannon_on_king_file = third.is_some_and(|t| on_file(t) == cannon) as i32;
+                NONE
             }
         }
-        (Some(_), None) => {}
+        (Some(_), None) => NONE,
     }
 }
 
