@@ -6,6 +6,9 @@ use crate::zobrist::{piece_key_raw, side_key};
 use crate::{Color, Move, Piece, Role, Square};
 use core::fmt;
 
+/// The length of [`Position`]'s board array: every `u8` index is in it.
+pub(crate) const BOARD_LEN: usize = 256;
+
 /// Board code of an empty point.
 pub(crate) const EMPTY: u8 = 0;
 
@@ -81,7 +84,9 @@ impl Undo {
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
-    pub(crate) board: [u8; 90],
+    /// The board code of each point, by square index; the points past the 90th are always
+    /// empty (there so that any 7- or 8-bit index reads the board without a bounds check).
+    pub(crate) board: [u8; BOARD_LEN],
     pub(crate) by_color: [u128; 2],
     pub(crate) rank_occ: [u16; 10],
     pub(crate) file_occ: [u16; 9],
@@ -140,7 +145,7 @@ impl Position {
     /// Builds the position's internal state; the setup must have one general a side.
     fn from_setup_unvalidated(setup: &Setup) -> Position {
         let mut pos = Position {
-            board: [EMPTY; 90],
+            board: [EMPTY; BOARD_LEN],
             by_color: [0; 2],
             rank_occ: [0; 10],
             file_occ: [0; 9],
