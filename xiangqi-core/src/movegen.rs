@@ -812,7 +812,7 @@ impl Position {
         let mut danger = (rank as u128) << (kr * 9)
             | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
                 << kf;
-        if self.counts[them.index()][Role::Horse.index()] != 0 {
+        if self.counts[code(them, Role::Horse) as usize] != 0 {
             let horse = code(them, Role::Horse);
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {

@@ -91,7 +91,9 @@ pub struct Position {
     pub(crate) rank_occ: [u16; 10],
     pub(crate) file_occ: [u16; 9],
     pub(crate) kings: [u8; 2],
-    pub(crate) counts: [[u8; 7]; 2],
+    /// How many pieces of each kind, indexed by board code (the empty and unused codes 0
+    /// and 8 stay 0), so that make/unmake count a capture by its code alone.
+    pub(crate) counts: [u8; 16],
     pub(crate) side: Color,
     pub(crate) key: u64,
     pub(crate) halfmove: u16,
@@ -150,7 +152,7 @@ impl Position {
             rank_occ: [0; 10],
             file_occ: [0; 9],
             kings: [0; 2],
-            counts: [[0; 7]; 2],
+            counts: [0; 16],
             side: setup.side_to_move,
             key: 0,
             halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
@@ -176,7 +178,7 @@ impl Position {
         self.rank_occ[s / 9] |= 1 << (s % 9);
         self.file_occ[s % 9] |= 1 << (s / 9);
         let role = code_role(c);
-        self.counts[color][role] += 1;
+        self.counts[(c & 15) as usize] += 1;
         if role == 0 {
             self.kings[color] = s as u8;
         }
@@ -229,7 +231,7 @@ impl Position {
     /// How many pieces of `color` and `role` are on the board.
     #[inline]
     pub fn count(&self, color: Color, role: Role) -> u8 {
-        self.counts[color.index()][role.index()]
+        self.counts[code(color, role) as usize]
     }
 
     /// How many pieces are on the board.
@@ -339,7 +341,7 @@ impl Position {
         if captured != EMPTY {
             let them = us ^ 1;
             self.by_color[them] ^= t.bit;
-            self.counts[them][code_role(captured)] -= 1;
+            self.counts[(captured & 15) as usize] -= 1;
             self.halfmove = 0;
         } else {
             self.halfmove = self.halfmove.saturating_add(1);
@@ -391,7 +393,7 @@ impl Position {
         if undo.captured != EMPTY {
             let them = us ^ 1;
             self.by_color[them] |= t.bit;
-            self.counts[them][code_role(undo.captured)] += 1;
+            self.counts[(undo.captured & 15) as usize] += 1;
         } else {
             self.rank_occ[t.rank as usize] ^= t.rank_bit;
             self.file_occ[t.file as usize] ^= t.file_bit;

@@ -62,7 +62,7 @@ pub fn piece_key(piece: Piece, square: Square) -> u64 {
 
 #[inline]
 pub(crate) fn piece_key_raw(code: u8, square: usize) -> u64 {
-    KEYS_BY_CODE[code as usize][square]
+    KEYS_BY_CODE[(code & 15) as usize][square]
 }
 
 /// The key XORed in when black is to move.
