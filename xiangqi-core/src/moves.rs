@@ -58,7 +58,7 @@ impl Move {
     /// Where the piece lands.
     #[inline]
     pub const fn to(self) -> Square {
-        Square::from_index_unchecked((self.0.get() >> 7) as u8)
+        Square::from_index_unchecked((self.0.get() >> 7) as u8 & 0x7f)
     }
 
     /// The 14-bit packed value (`from | to << 7`), useful as a table index or for storage.

@@ -305,14 +305,14 @@ pub(crate) struct SquareBits {
     pub file_bit: u16,
 }
 
-const fn square_bits() -> [SquareBits; 90] {
+const fn square_bits() -> [SquareBits; 128] {
     let mut t = [SquareBits {
         bit: 0,
         rank: 0,
         file: 0,
         rank_bit: 0,
         file_bit: 0,
-    }; 90];
+    }; 128];
     let mut s = 0;
     while s < 90 {
         t[s] = SquareBits {
@@ -327,7 +327,9 @@ const fn square_bits() -> [SquareBits; 90] {
     t
 }
 
-pub(crate) static SQUARE_BITS: [SquareBits; 90] = square_bits();
+/// [`SquareBits`] by square index, with all-zero entries past the 90th (so that a move's 7-bit
+/// squares index it without a bounds check).
+pub(crate) static SQUARE_BITS: [SquareBits; 128] = square_bits();
 
 /// Whether a piece of `color` and role index `role` may ever stand on square `s`
 /// (advisors, elephants and generals have few points; pawns never stand behind their start).

@@ -40,13 +40,17 @@ const KEYS: ([[u64; 90]; 14], u64) = make_keys();
 static PIECE_KEYS: [[u64; 90]; 14] = KEYS.0;
 
 /// The same keys indexed by the board's internal piece code (`color << 3 | (role + 1)`).
-static KEYS_BY_CODE: [[u64; 90]; 16] = {
-    let mut t = [[0u64; 90]; 16];
+static KEYS_BY_CODE: [[u64; 128]; 16] = {
+    let mut t = [[0u64; 128]; 16];
     let mut color = 0;
     while color < 2 {
         let mut role = 0;
         while role < 7 {
-            t[color << 3 | (role + 1)] = KEYS.0[color * 7 + role];
+            let mut s = 0;
+            while s < 90 {
+                t[color << 3 | (role + 1)][s] = KEYS.0[color * 7 + role][s];
+                s += 1;
+            }
             role += 1;
         }
         color += 1;
