@@ -10,7 +10,9 @@
 //! along an open file only when a general stands on the target (flying general).
 
 use crate::position::{code, code_role, Position, EMPTY};
-use crate::tables::{ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS};
+use crate::tables::{
+    ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS, SQUARE_BITS,
+};
 use crate::{Color, Move, Role};
 
 /// The longest list of gains followed: the capture and at most 37 recaptures (more than
@@ -95,18 +97,6 @@ const KNIGHT: usize = 0;
 const ORTHOGONAL: usize = 1;
 const DIAGONAL: usize = 2;
 const ELEPHANT: usize = 3;
-
-/// For each file and square: the square's bit in that file's occupancy mask, or 0 when the
-/// square is on another file.
-static FILE_BITS: [[u16; 90]; 9] = {
-    let mut t = [[0u16; 90]; 9];
-    let mut s = 0;
-    while s < 90 {
-        t[s % 9][s] = 1 << (s / 9);
-        s += 1;
-    }
-    t
-};
 
 /// Along a line from the target: for each occupancy of the points beyond it, the distances
 /// (in squares, `step` a point) to the first and second occupied points, [`FAR`] when none.
@@ -203,27 +193,27 @@ impl<'a> Exchange<'a> {
     /// The piece a capturer leaves from: its origin becomes empty.
     #[inline(always)]
     fn vacate(&mut self, s: usize) {
-        self.vacated |= 1u128 << s;
-        // Bits of `s` in the target's rank and file masks (none when off those lines).
-        let rank_bit = if s.wrapping_sub(self.tr * 9) < 9 {
-            1 << (s - self.tr * 9)
-        } else {
-            0
-        };
-        self.rank_occ &= !rank_bit;
-        self.file_occ &= !FILE_BITS[self.tf][s];
+        let b = &SQUARE_BITS[s & 127];
+        self.vacated |= b.bit;
+        // Its bits in the target's rank and file masks, when on those lines.
+        if b.rank as usize == self.tr {
+            self.rank_occ &= !b.rank_bit;
+        }
+        if b.file as usize == self.tf {
+            self.file_occ &= !b.file_bit;
+        }
     }
 
     /// Is `s` empty now?
     #[inline(always)]
     fn empty(&self, s: usize) -> bool {
-        self.pos.board[s] == EMPTY || (self.vacated >> s) & 1 != 0
+        self.pos.board[s] == EMPTY || self.vacated & SQUARE_BITS[s & 127].bit != 0
     }
 
     /// Does the piece `c` still stand on `s`?
     #[inline(always)]
     fn holds(&self, s: usize, c: u8) -> bool {
-        self.pos.board[s] == c && (self.vacated >> s) & 1 == 0
+        self.pos.board[s] == c && self.vacated & SQUARE_BITS[s & 127].bit == 0
     }
 
     /// The least valuable attacker of the target for `by` (the first one in the order of
@@ -254,7 +244,8 @@ impl<'a> Exchange<'a> {
         let to = self.to;
         let (tf, tr) = (self.tf, self.tr);
         let near = &NEAR[to];
-        let ours = self.pos.by_color[by.index()] & !self.vacated;
+        // A filter only (the pieces that have captured are still in it).
+        let ours = self.pos.by_color[by.index()];
         let orthogonal = ours & near[ORTHOGONAL] != 0;
         if orthogonal {
             let pawn = code(by, Role::Pawn);
@@ -412,7 +403,8 @@ impl<'a> Exchange<'a> {
         }
 
         let near = &NEAR[to];
-        let ours = self.pos.by_color[by.index()] & !self.vacated;
+        // A filter only (the pieces that have captured are still in it).
+        let ours = self.pos.by_color[by.index()];
         if ours & near[KNIGHT] != 0 {
             let horse = code(by, Role::Horse);
             let t = &HORSE_ATTACKERS[to];
