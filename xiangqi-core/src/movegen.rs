@@ -270,7 +270,7 @@ impl Position {
         let us = code_color(piece);
         let ksq = self.kings[us ^ 1] as usize;
         // Everything is looked at when the other general may already be attacked.
-        let full = self.waiting_in_check;
+        let full = self.st.waiting_in_check;
         let (kf, kr) = file_rank(ksq);
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let (ff, fr) = (f.file as usize, f.rank as usize);
@@ -445,7 +445,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.in_check
+        self.st.in_check
     }
 
     /// The pieces giving check to the side to move (empty when not in check).
@@ -725,7 +725,7 @@ impl Position {
             return !self.king_attacked_after(us, from, to, to);
         }
         let k = self.kings[us.index()] as usize;
-        if !self.in_check {
+        if !self.st.in_check {
             // Out of check, only the danger squares matter (see `danger_squares`): leaving
             // one on the general's rank or file or diagonally next to it, or entering one
             // on its rank or file (a new cannon screen). Other moves are safe.
@@ -905,7 +905,7 @@ impl Position {
         let enemies = self.by_color[ui ^ 1];
         let mut danger = [0u64; 2];
         let mut danger_known = false;
-        let in_check = self.in_check;
+        let in_check = self.st.in_check;
         let (kf, kr) = file_rank(ksq);
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let mut legal = |from: usize, to: usize, king: bool| -> bool {
@@ -1063,7 +1063,7 @@ impl Position {
     #[inline(never)]
     #[cold]
     fn danger_halves(&self, us: Color, ksq: usize) -> [u64; 2] {
-        let d = if self.in_check {
+        let d = if self.st.in_check {
             self.evasion_squares(us, ksq)
         } else {
             self.danger_squares(us, ksq)
@@ -1091,7 +1091,7 @@ impl Position {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
-        let in_check = self.in_check;
+        let in_check = self.st.in_check;
         // The squares a non-general move must touch to need the full test (see
         // `danger_halves`), as two 64-bit halves (bit tests without 128-bit shifts),
         // computed when a move first needs them.

@@ -50,14 +50,28 @@ pub(crate) fn decode(code: u8) -> Option<Piece> {
     DECODE[(code & 15) as usize]
 }
 
+/// The part of a [`Position`] that [`Position::make_move`] saves and
+/// [`Position::unmake_move`] puts back, as one copy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct State {
+    /// The Zobrist key.
+    pub(crate) key: u64,
+    /// Plies since the last capture.
+    pub(crate) halfmove: u16,
+    /// Whether the side to move is in check: kept up to date by make/unmake, so that
+    /// [`Position::is_check`] costs nothing and generation need not test it again.
+    pub(crate) in_check: bool,
+    /// Whether the side *not* to move has its general attacked: never after a legal move,
+    /// but a position may be accepted that way (`Problems::OPPONENT_IN_CHECK`). While it is
+    /// false, make_move need only look for the checks the move itself gives.
+    pub(crate) waiting_in_check: bool,
+}
+
 /// What [`Position::make_move`] returns and [`Position::unmake_move`] needs to undo a move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
+    pub(crate) st: State,
     pub(crate) captured: u8,
-    pub(crate) halfmove: u16,
-    pub(crate) key: u64,
-    pub(crate) in_check: bool,
-    pub(crate) waiting_in_check: bool,
 }
 
 impl Undo {
@@ -95,16 +109,9 @@ pub struct Position {
     /// and 8 stay 0), so that make/unmake count a capture by its code alone.
     pub(crate) counts: [u8; 16],
     pub(crate) side: Color,
-    pub(crate) key: u64,
-    pub(crate) halfmove: u16,
     pub(crate) fullmove: u32,
-    /// Whether the side to move is in check: kept up to date by make/unmake, so that
-    /// [`Position::is_check`] costs nothing and generation need not test it again.
-    pub(crate) in_check: bool,
-    /// Whether the side *not* to move has its general attacked: never after a legal move,
-    /// but a position may be accepted that way (`Problems::OPPONENT_IN_CHECK`). While it is
-    /// false, make_move need only look for the checks the move itself gives.
-    pub(crate) waiting_in_check: bool,
+    /// The key, the half-move clock and the check flags.
+    pub(crate) st: State,
 }
 
 /// The standard start position in FEN.
@@ -154,20 +161,22 @@ impl Position {
             kings: [0; 2],
             counts: [0; 16],
             side: setup.side_to_move,
-            key: 0,
-            halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
             fullmove: setup.fullmove_number.max(1),
-            in_check: false,
-            waiting_in_check: false,
+            st: State {
+                key: 0,
+                halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
+                in_check: false,
+                waiting_in_check: false,
+            },
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
                 pos.put(sq.index(), code(p.color, p.role));
             }
         }
-        pos.key = pos.compute_key();
-        pos.in_check = pos.is_attacked_king(pos.side);
-        pos.waiting_in_check = pos.is_attacked_king(pos.side.other());
+        pos.st.key = pos.compute_key();
+        pos.st.in_check = pos.is_attacked_king(pos.side);
+        pos.st.waiting_in_check = pos.is_attacked_king(pos.side.other());
         pos
     }
 
@@ -193,7 +202,7 @@ impl Position {
         Setup {
             board,
             side_to_move: self.side,
-            halfmove_clock: self.halfmove as u32,
+            halfmove_clock: self.st.halfmove as u32,
             fullmove_number: self.fullmove,
         }
     }
@@ -213,7 +222,7 @@ impl Position {
     /// Plies since the last capture (FEN field 5).
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove as u32
+        self.st.halfmove as u32
     }
 
     /// The move number (FEN field 6): 1 at the start, up by one after each black move.
@@ -242,7 +251,7 @@ impl Position {
     /// The Zobrist key of this position (pieces and side to move; see [`crate::zobrist`]).
     #[inline]
     pub fn key(&self) -> u64 {
-        self.key
+        self.st.key
     }
 
     /// The Zobrist key the position will have once `m`, a move of the side to move, is made,
@@ -267,7 +276,7 @@ impl Position {
     /// `captured` (the empty code has all-zero keys).
     #[inline(always)]
     fn key_after_codes(&self, piece: u8, from: usize, to: usize, captured: u8) -> u64 {
-        self.key
+        self.st.key
             ^ piece_key_raw(piece, from)
             ^ piece_key_raw(piece, to)
             ^ piece_key_raw(captured, to)
@@ -329,11 +338,8 @@ impl Position {
         let captured = self.board[to];
         debug_assert!(piece != EMPTY, "make_move {m}: no piece on the from-square");
         let undo = Undo {
+            st: self.st,
             captured,
-            halfmove: self.halfmove,
-            key: self.key,
-            in_check: self.in_check,
-            waiting_in_check: self.waiting_in_check,
         };
         let us = self.side.index();
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
@@ -342,9 +348,9 @@ impl Position {
             let them = us ^ 1;
             self.by_color[them] ^= t.bit;
             self.counts[(captured & 15) as usize] -= 1;
-            self.halfmove = 0;
+            self.st.halfmove = 0;
         } else {
-            self.halfmove = self.halfmove.saturating_add(1);
+            self.st.halfmove = self.st.halfmove.saturating_add(1);
             self.rank_occ[t.rank as usize] |= t.rank_bit;
             self.file_occ[t.file as usize] |= t.file_bit;
         }
@@ -360,15 +366,15 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = self.side.other();
-        self.key = key;
+        self.st.key = key;
         // The mover's general is safe after a legal move; the other one was attacked before
         // only in an accepted odd position, and otherwise only the move can attack it now.
-        self.in_check = if self.waiting_in_check {
+        self.st.in_check = if self.st.waiting_in_check {
             self.is_attacked_king(self.side)
         } else {
             self.gives_check_after(from, to, piece)
         };
-        self.waiting_in_check = false;
+        self.st.waiting_in_check = false;
         undo
     }
 
@@ -401,30 +407,24 @@ impl Position {
         if code_role(piece) == 0 {
             self.kings[us] = from as u8;
         }
-        self.halfmove = undo.halfmove;
-        self.key = undo.key;
-        self.in_check = undo.in_check;
-        self.waiting_in_check = undo.waiting_in_check;
+        self.st = undo.st;
     }
 
     /// Passes the turn (a null move, for null-move pruning). Only when not in check.
     #[inline]
     pub fn make_null(&mut self) -> Undo {
         let undo = Undo {
+            st: self.st,
             captured: EMPTY,
-            halfmove: self.halfmove,
-            key: self.key,
-            in_check: self.in_check,
-            waiting_in_check: self.waiting_in_check,
         };
-        self.key ^= side_key();
+        self.st.key ^= side_key();
         if self.side == Color::Black {
             self.fullmove += 1;
         }
         self.side = self.side.other();
-        self.halfmove = self.halfmove.saturating_add(1);
+        self.st.halfmove = self.st.halfmove.saturating_add(1);
         // The two generals swap roles: nothing on the board moved.
-        core::mem::swap(&mut self.in_check, &mut self.waiting_in_check);
+        core::mem::swap(&mut self.st.in_check, &mut self.st.waiting_in_check);
         undo
     }
 
@@ -435,10 +435,7 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        self.halfmove = undo.halfmove;
-        self.key = undo.key;
-        self.in_check = undo.in_check;
-        self.waiting_in_check = undo.waiting_in_check;
+        self.st = undo.st;
     }
 
     /// Plays `m` if it is legal here; otherwise returns an error and leaves the position unchanged.
@@ -467,7 +464,7 @@ impl Position {
     pub fn swap_colors(&self) -> Position {
         let mut setup = Setup::empty()
             .side_to_move(self.side.other())
-            .counters(self.halfmove as u32, self.fullmove);
+            .counters(self.st.halfmove as u32, self.fullmove);
         for (sq, p) in self.all_pieces() {
             setup = setup.put(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
         }
@@ -478,7 +475,7 @@ impl Position {
     pub fn flip_horizontal(&self) -> Position {
         let mut setup = Setup::empty()
             .side_to_move(self.side)
-            .counters(self.halfmove as u32, self.fullmove);
+            .counters(self.st.halfmove as u32, self.fullmove);
         for (sq, p) in self.all_pieces() {
             setup = setup.put(sq.flip_horizontal(), p);
         }
@@ -494,8 +491,8 @@ impl Default for Position {
 
 impl core::hash::Hash for Position {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
-        self.halfmove.hash(state);
+        self.st.key.hash(state);
+        self.st.halfmove.hash(state);
         self.fullmove.hash(state);
     }
 }
