@@ -11,7 +11,8 @@
 
 use crate::position::{code, code_role, Position, EMPTY};
 use crate::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS, SQUARE_BITS,
+    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_DOWN, FILE_UP, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS,
+    RANK_DOWN, RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, Role};
 
@@ -97,39 +98,6 @@ const KNIGHT: usize = 0;
 const ORTHOGONAL: usize = 1;
 const DIAGONAL: usize = 2;
 const ELEPHANT: usize = 3;
-
-/// Along a line from the target: for each occupancy of the points beyond it, the distances
-/// (in squares, `step` a point) to the first and second occupied points, [`FAR`] when none.
-/// `up`: bit `k` of the index is the point `k + 1` away; otherwise bit `k` is the point
-/// `width - k` away (the points below the target, shifted so that the nearest is the top bit).
-const fn ray_table<const N: usize>(step: u8, up: bool, width: u32) -> [[u8; 2]; N] {
-    let mut t = [[FAR; 2]; N];
-    let mut occ = 0;
-    while occ < N {
-        let mut found = 0;
-        let mut d = 1;
-        while d <= width && found < 2 {
-            let bit = if up { d - 1 } else { width - d };
-            if (occ >> bit) & 1 != 0 {
-                t[occ][found] = d as u8 * step;
-                found += 1;
-            }
-            d += 1;
-        }
-        occ += 1;
-    }
-    t
-}
-
-/// No piece that way: a distance that leads off the board either way from any point.
-const FAR: u8 = 0xFF;
-
-/// [`ray_table`]s: along the rank (indexed by the rank mask above the target, or below it
-/// shifted so that its nearest point is bit 7) and along the file (the same with nine bits).
-static RANK_UP: [[u8; 2]; 256] = ray_table(1, true, 8);
-static RANK_DOWN: [[u8; 2]; 256] = ray_table(1, false, 8);
-static FILE_UP: [[u8; 2]; 512] = ray_table(9, true, 9);
-static FILE_DOWN: [[u8; 2]; 512] = ray_table(9, false, 9);
 
 /// The first two occupied positions above `p` in `occ` (single bits, 0 when none).
 #[inline(always)]
@@ -288,33 +256,34 @@ impl<'a> Exchange<'a> {
             }
         }
         // The first and second pieces along the lines, in the order of `attackers`: rank
-        // upward, rank downward, file upward, file downward (points off the board when none).
+        // upward, rank downward, file upward, file downward (an always empty point past the 90th
+        // when none).
         let (rank, file) = (self.rank_occ, self.file_occ);
         let ru = RANK_UP[(rank >> (tf + 1)) as u8 as usize];
         let rd = RANK_DOWN[(rank << (8 - tf)) as u8 as usize];
         let fu = FILE_UP[(file >> (tr + 1)) as usize & 511];
         let fd = FILE_DOWN[(file << (9 - tr)) as usize & 511];
         let firsts = [
-            to + ru[0] as usize,
-            to.wrapping_sub(rd[0] as usize),
-            to + fu[0] as usize,
-            to.wrapping_sub(fd[0] as usize),
+            (to + ru[0] as usize) & 255,
+            to.wrapping_sub(rd[0] as usize) & 255,
+            (to + fu[0] as usize) & 255,
+            to.wrapping_sub(fd[0] as usize) & 255,
         ];
         let seconds = [
-            to + ru[1] as usize,
-            to.wrapping_sub(rd[1] as usize),
-            to + fu[1] as usize,
-            to.wrapping_sub(fd[1] as usize),
+            (to + ru[1] as usize) & 255,
+            to.wrapping_sub(rd[1] as usize) & 255,
+            (to + fu[1] as usize) & 255,
+            to.wrapping_sub(fd[1] as usize) & 255,
         ];
         let cannon = code(by, Role::Cannon);
         for s in seconds {
-            if board.get(s) == Some(&cannon) {
+            if board[s] == cannon {
                 return s;
             }
         }
         let chariot = code(by, Role::Chariot);
         for s in firsts {
-            if board.get(s) == Some(&chariot) {
+            if board[s] == chariot {
                 return s;
             }
         }
@@ -322,7 +291,7 @@ impl<'a> Exchange<'a> {
         // The opposing general counts along the file only against a general (flying general).
         if on_target == code(by.other(), Role::King) {
             for s in [firsts[2], firsts[3]] {
-                if board.get(s) == Some(&king) {
+                if board[s] == king {
                     return s;
                 }
             }

@@ -376,3 +376,37 @@ mod tests {
         }
     }
 }
+
+/// Along a line from a point: for each occupancy of the points beyond it, the distances
+/// (in squares, `step` a point) to the first and second occupied points, [`FAR`] when none.
+/// `up`: bit `k` of the index is the point `k + 1` away; otherwise bit `k` is the point
+/// `width - k` away (the points below, shifted so that the nearest is the top bit).
+const fn ray_table<const N: usize>(step: u8, up: bool, width: u32) -> [[u8; 2]; N] {
+    let mut t = [[FAR; 2]; N];
+    let mut occ = 0;
+    while occ < N {
+        let mut found = 0;
+        let mut d = 1;
+        while d <= width && found < 2 {
+            let bit = if up { d - 1 } else { width - d };
+            if (occ >> bit) & 1 != 0 {
+                t[occ][found] = d as u8 * step;
+                found += 1;
+            }
+            d += 1;
+        }
+        occ += 1;
+    }
+    t
+}
+
+/// No piece that way: a distance that leads from any point, either way (modulo 256), to
+/// one of the always empty points past the 90th of [`crate::Position`]'s board.
+pub(crate) const FAR: u8 = 128;
+
+/// [`ray_table`]s: along the rank (indexed by the rank mask above the point, or below it
+/// shifted so that its nearest point is bit 7) and along the file (the same with nine bits).
+pub(crate) static RANK_UP: [[u8; 2]; 256] = ray_table(1, true, 8);
+pub(crate) static RANK_DOWN: [[u8; 2]; 256] = ray_table(1, false, 8);
+pub(crate) static FILE_UP: [[u8; 2]; 512] = ray_table(9, true, 9);
+pub(crate) static FILE_DOWN: [[u8; 2]; 512] = ray_table(9, false, 9);
