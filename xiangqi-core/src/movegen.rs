@@ -20,9 +20,10 @@
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_SPREAD_HIGH,
-    FILE_SPREAD_LOW, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, LINES,
-    PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, SQUARE_BITS,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_DOWN,
+    FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS,
+    KING_MOVES, KING_TARGETS, LINES, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_UP,
+    SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -180,38 +181,45 @@ impl Position {
     /// changed anything: a check is either given by the moved piece or discovered.
     #[inline(always)]
     pub(crate) fn gives_check_after(&self, from: usize, to: usize, piece: u8) -> bool {
-        let us = code_color(piece);
-        let ksq = self.kings[us ^ 1] as usize;
+        let us = code_color(piece) & 1;
+        let ksq = self.kings[us ^ 1] as usize & 127;
         let (kf, kr) = file_rank(ksq);
         let (ff, fr) = file_rank(from);
         let (tf, tr) = file_rank(to);
         let color = if us == 0 { Color::Red } else { Color::Black };
         let chariot = code(color, Role::Chariot);
         let cannon = code(color, Role::Cannon);
+        // The first and second pieces each way along the general's lines, from the ray
+        // tables (an always empty point past the 90th when none).
+        let board = &self.board;
+        let up = |d: u8| (ksq + d as usize) & 255;
+        let down = |d: u8| ksq.wrapping_sub(d as usize) & 255;
         if fr == kr || tr == kr {
-            let r = scan(self.rank_occ[kr], kf as u32, 9);
-            for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
-                if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
-                    return true;
-                }
-                if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
-                    return true;
-                }
+            let occ = self.rank_occ[kr];
+            let u = RANK_UP[(occ >> (kf + 1)) as u8 as usize];
+            let d = RANK_DOWN[(occ << (8 - kf)) as u8 as usize];
+            if board[up(u[0])] == chariot
+                || board[up(u[1])] == cannon
+                || board[down(d[0])] == chariot
+                || board[down(d[1])] == cannon
+            {
+                return true;
             }
         }
         if ff == kf || tf == kf {
             let king = code(color, Role::King);
-            let f = scan(self.file_occ[kf], kr as u32, 10);
-            for (first, second) in [(f.first_up, f.second_up), (f.first_down, f.second_down)] {
-                if first != 0 {
-                    let p = self.board[bit_index(first) * 9 + kf];
-                    if p == chariot || p == king {
-                        return true;
-                    }
-                }
-                if second != 0 && self.board[bit_index(second) * 9 + kf] == cannon {
-                    return true;
-                }
+            let occ = self.file_occ[kf];
+            let u = FILE_UP[(occ >> (kr + 1)) as usize & 511];
+            let d = FILE_DOWN[(occ << (9 - kr)) as usize & 511];
+            let (first_up, first_down) = (board[up(u[0])], board[down(d[0])]);
+            if first_up == chariot
+                || first_up == king
+                || board[up(u[1])] == cannon
+                || first_down == chariot
+                || first_down == king
+                || board[down(d[1])] == cannon
+            {
+                return true;
             }
         }
         let role = code_role(piece);
