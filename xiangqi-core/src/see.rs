@@ -443,6 +443,16 @@ fn in_usual_order(values: &[i32; 7]) -> bool {
         && v(Role::Chariot) < v(Role::King)
 }
 
+/// The exchange values by the role part of a board code (`code & 7`; 0 for no piece), so
+/// that a piece's value is read without a range check. (Built from constant values, it is a
+/// constant.)
+#[inline(always)]
+fn by_code(values: &[i32; 7]) -> [i32; 8] {
+    let mut v = [0; 8];
+    v[1..].copy_from_slice(values);
+    v
+}
+
 impl Position {
     /// Static exchange evaluation: the material the side to move gains by the capture `m`
     /// followed by the best sequence of recaptures on its target point, each side taking
@@ -543,7 +553,8 @@ impl Position {
         // other side can stop there). Either holds whether or not the capture behind that gain
         // is made, so the attacker is looked for only when neither does. When the exchange
         // ends after gain d-1, the answer is the one for that gain: reached if d-1 is even.
-        let mut gain = values[code_role(victim)];
+        let value = by_code(values);
+        let mut gain = value[(victim & 7) as usize];
         if gain < threshold {
             return false;
         }
@@ -555,7 +566,7 @@ impl Position {
             if d >= MAX_GAINS {
                 return odd;
             }
-            gain = values[code_role(on_target)] - gain;
+            gain = value[(on_target & 7) as usize] - gain;
             if odd {
                 if -gain >= threshold {
                     return true;
