@@ -56,6 +56,8 @@ pub(crate) fn decode(code: u8) -> Option<Piece> {
 pub(crate) struct State {
     /// The Zobrist key.
     pub(crate) key: u64,
+    /// The move number (FEN field 6).
+    pub(crate) fullmove: u32,
     /// Plies since the last capture.
     pub(crate) halfmove: u16,
     /// Whether the side to move is in check: kept up to date by make/unmake, so that
@@ -109,8 +111,7 @@ pub struct Position {
     /// and 8 stay 0), so that make/unmake count a capture by its code alone.
     pub(crate) counts: [u8; 16],
     pub(crate) side: Color,
-    pub(crate) fullmove: u32,
-    /// The key, the half-move clock and the check flags.
+    /// The key, the move number, the half-move clock and the check flags.
     pub(crate) st: State,
 }
 
@@ -161,9 +162,9 @@ impl Position {
             kings: [0; 2],
             counts: [0; 16],
             side: setup.side_to_move,
-            fullmove: setup.fullmove_number.max(1),
             st: State {
                 key: 0,
+                fullmove: setup.fullmove_number.max(1),
                 halfmove: setup.halfmove_clock.min(u16::MAX as u32) as u16,
                 in_check: false,
                 waiting_in_check: false,
@@ -203,7 +204,7 @@ impl Position {
             board,
             side_to_move: self.side,
             halfmove_clock: self.st.halfmove as u32,
-            fullmove_number: self.fullmove,
+            fullmove_number: self.st.fullmove,
         }
     }
 
@@ -228,7 +229,7 @@ impl Position {
     /// The move number (FEN field 6): 1 at the start, up by one after each black move.
     #[inline]
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+        self.st.fullmove
     }
 
     /// The square of `color`'s general.
@@ -363,7 +364,7 @@ impl Position {
             self.kings[us] = to as u8;
         }
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.st.fullmove += 1;
         }
         self.side = self.side.other();
         self.st.key = key;
@@ -385,9 +386,6 @@ impl Position {
         let from = m.from().index();
         let to = m.to().index();
         self.side = self.side.other();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
         let us = self.side.index();
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let piece = self.board[to];
@@ -419,7 +417,7 @@ impl Position {
         };
         self.st.key ^= side_key();
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.st.fullmove += 1;
         }
         self.side = self.side.other();
         self.st.halfmove = self.st.halfmove.saturating_add(1);
@@ -432,9 +430,6 @@ impl Position {
     #[inline]
     pub fn unmake_null(&mut self, undo: Undo) {
         self.side = self.side.other();
-        if self.side == Color::Black {
-            self.fullmove -= 1;
-        }
         self.st = undo.st;
     }
 
@@ -464,7 +459,7 @@ impl Position {
     pub fn swap_colors(&self) -> Position {
         let mut setup = Setup::empty()
             .side_to_move(self.side.other())
-            .counters(self.st.halfmove as u32, self.fullmove);
+            .counters(self.st.halfmove as u32, self.st.fullmove);
         for (sq, p) in self.all_pieces() {
             setup = setup.put(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
         }
@@ -475,7 +470,7 @@ impl Position {
     pub fn flip_horizontal(&self) -> Position {
         let mut setup = Setup::empty()
             .side_to_move(self.side)
-            .counters(self.st.halfmove as u32, self.fullmove);
+            .counters(self.st.halfmove as u32, self.st.fullmove);
         for (sq, p) in self.all_pieces() {
             setup = setup.put(sq.flip_horizontal(), p);
         }
@@ -493,7 +488,7 @@ impl core::hash::Hash for Position {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.st.key.hash(state);
         self.st.halfmove.hash(state);
-        self.fullmove.hash(state);
+        self.st.fullmove.hash(state);
     }
 }
 
