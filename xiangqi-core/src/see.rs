@@ -92,6 +92,33 @@ const fn near_tables() -> [[u128; 4]; 90] {
     t
 }
 
+/// For a horse on `s` attacking the target `to`, indexed by `s + 19 - to`: where its leg
+/// is, as an offset from `to` (the target's diagonal neighbour towards the horse), modulo
+/// 2^64 (added with wrapping).
+static HORSE_LEG: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let jumps: [(i32, i32); 8] = [
+        (1, 2),
+        (-1, 2),
+        (1, -2),
+        (-1, -2),
+        (2, 1),
+        (2, -1),
+        (-2, 1),
+        (-2, -1),
+    ];
+    let mut i = 0;
+    while i < 8 {
+        // The horse stands at (df, dr) from the target; its leg is the target's diagonal
+        // neighbour on its side.
+        let (df, dr) = jumps[i];
+        let leg = df.signum() + 9 * dr.signum();
+        t[(df + 9 * dr + 19) as usize] = leg as i64 as u64;
+        i += 1;
+    }
+    t
+};
+
 /// [`near_tables`]: knight jumps, orthogonal steps, diagonal steps, elephant steps.
 static NEAR: [[u128; 4]; 90] = near_tables();
 const KNIGHT: usize = 0;
@@ -245,13 +272,22 @@ impl<'a> Exchange<'a> {
                 }
             }
         }
-        if ours & near[KNIGHT] != 0 {
+        let jumps = ours & near[KNIGHT];
+        if jumps != 0 {
+            // Our pieces a horse's jump away, from the lowest square up (the order of
+            // `HORSE_ATTACKERS`): usually one or two, fewer than the table's entries.
             let horse = code(by, Role::Horse);
-            let t = &HORSE_ATTACKERS[to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, horse) && self.empty(t.via[i] as usize) {
-                    return s;
+            for (half, base) in [(jumps as u64, 0), ((jumps >> 64) as u64, 64)] {
+                let mut bits = half;
+                while bits != 0 {
+                    let s = base + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.holds(s, horse) {
+                        let leg = to.wrapping_add(HORSE_LEG[(s + 19 - to) & 63] as usize) & 255;
+                        if self.empty(leg) {
+                            return s;
+                        }
+                    }
                 }
             }
         }
