@@ -348,35 +348,6 @@ pub(crate) const fn reachable(color: usize, role: usize, s: usize) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_step_lands_on_the_board() {
-        let tables: [(&str, &[Steps; 90]); 10] = [
-            ("horse", &HORSE_MOVES),
-            ("horse attackers", &HORSE_ATTACKERS),
-            ("red elephant", &ELEPHANT_MOVES[0]),
-            ("black elephant", &ELEPHANT_MOVES[1]),
-            ("red advisor", &ADVISOR_MOVES[0]),
-            ("black advisor", &ADVISOR_MOVES[1]),
-            ("red general", &KING_MOVES[0]),
-            ("black general", &KING_MOVES[1]),
-            ("red pawn", &PAWN_MOVES[0]),
-            ("black pawn", &PAWN_MOVES[1]),
-        ];
-        for (name, table) in tables {
-            for (s, steps) in table.iter().enumerate() {
-                for i in 0..steps.len as usize {
-                    assert!(steps.to[i] < 90, "{name} from {s}: {}", steps.to[i]);
-                    assert!(steps.via[i] < 90, "{name} from {s}: via {}", steps.via[i]);
-                }
-            }
-        }
-    }
-}
-
 /// Along a line from a point: for each occupancy of the points beyond it, the distances
 /// (in squares, `step` a point) to the first and second occupied points, [`FAR`] when none.
 /// `up`: bit `k` of the index is the point `k + 1` away; otherwise bit `k` is the point
@@ -410,3 +381,32 @@ pub(crate) static RANK_UP: [[u8; 2]; 256] = ray_table(1, true, 8);
 pub(crate) static RANK_DOWN: [[u8; 2]; 256] = ray_table(1, false, 8);
 pub(crate) static FILE_UP: [[u8; 2]; 512] = ray_table(9, true, 9);
 pub(crate) static FILE_DOWN: [[u8; 2]; 512] = ray_table(9, false, 9);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_step_lands_on_the_board() {
+        let tables: [(&str, &[Steps; 90]); 10] = [
+            ("horse", &HORSE_MOVES),
+            ("horse attackers", &HORSE_ATTACKERS),
+            ("red elephant", &ELEPHANT_MOVES[0]),
+            ("black elephant", &ELEPHANT_MOVES[1]),
+            ("red advisor", &ADVISOR_MOVES[0]),
+            ("black advisor", &ADVISOR_MOVES[1]),
+            ("red general", &KING_MOVES[0]),
+            ("black general", &KING_MOVES[1]),
+            ("red pawn", &PAWN_MOVES[0]),
+            ("black pawn", &PAWN_MOVES[1]),
+        ];
+        for (name, table) in tables {
+            for (s, steps) in table.iter().enumerate() {
+                for i in 0..steps.len as usize {
+                    assert!(steps.to[i] < 90, "{name} from {s}: {}", steps.to[i]);
+                    assert!(steps.via[i] < 90, "{name} from {s}: via {}", steps.via[i]);
+                }
+            }
+        }
+    }
+}
