@@ -945,7 +945,7 @@ impl Position {
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
             let mut bits = half;
             while bits != 0 {
-                let from = base + bits.trailing_zeros() as usize;
+                let from = (base + bits.trailing_zeros() as usize) & 127;
                 bits &= bits - 1;
                 let piece = self.board[from];
                 let (steps, blockable) = match code_role(piece) {
@@ -1110,7 +1110,7 @@ impl Position {
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
             let mut bits = half;
             while bits != 0 {
-                let from = base + bits.trailing_zeros() as usize;
+                let from = (base + bits.trailing_zeros() as usize) & 127;
                 bits &= bits - 1;
                 let piece = self.board[from];
                 let role = code_role(piece);

@@ -239,18 +239,52 @@ const fn targets2(t: &[[Steps; 90]; 2]) -> [[u128; 90]; 2] {
     [targets(&t[0]), targets(&t[1])]
 }
 
-pub(crate) static HORSE_MOVES: [Steps; 90] = horse_moves();
-pub(crate) static HORSE_ATTACKERS: [Steps; 90] = horse_attackers();
-pub(crate) static ELEPHANT_MOVES: [[Steps; 90]; 2] = elephant_moves();
-pub(crate) static ADVISOR_MOVES: [[Steps; 90]; 2] = advisor_moves();
-pub(crate) static KING_MOVES: [[Steps; 90]; 2] = king_moves();
-pub(crate) static PAWN_MOVES: [[Steps; 90]; 2] = pawn_moves();
-pub(crate) static PAWN_ATTACKERS: [[Steps; 90]; 2] = pawn_attackers();
-pub(crate) static HORSE_TARGETS: [u128; 90] = targets(&horse_moves());
-pub(crate) static ELEPHANT_TARGETS: [[u128; 90]; 2] = targets2(&elephant_moves());
-pub(crate) static ADVISOR_TARGETS: [[u128; 90]; 2] = targets2(&advisor_moves());
-pub(crate) static KING_TARGETS: [[u128; 90]; 2] = targets2(&king_moves());
-pub(crate) static PAWN_TARGETS: [[u128; 90]; 2] = targets2(&pawn_moves());
+/// A table by square padded to 128 entries (empty past the 90th), so that a square known
+/// to be below 128 (a move's 7-bit square, a bit index masked to 7 bits) indexes it without
+/// a bounds check.
+const fn pad_steps(t: [Steps; 90]) -> [Steps; 128] {
+    let mut out = [Steps::EMPTY; 128];
+    let mut s = 0;
+    while s < 90 {
+        out[s] = t[s];
+        s += 1;
+    }
+    out
+}
+
+/// [`pad_steps`] for both colours of a coloured table.
+const fn pad_steps2(t: [[Steps; 90]; 2]) -> [[Steps; 128]; 2] {
+    [pad_steps(t[0]), pad_steps(t[1])]
+}
+
+/// [`pad_steps`] for masks.
+const fn pad_masks(t: [u128; 90]) -> [u128; 128] {
+    let mut out = [0; 128];
+    let mut s = 0;
+    while s < 90 {
+        out[s] = t[s];
+        s += 1;
+    }
+    out
+}
+
+/// [`pad_masks`] for both colours of a coloured table.
+const fn pad_masks2(t: [[u128; 90]; 2]) -> [[u128; 128]; 2] {
+    [pad_masks(t[0]), pad_masks(t[1])]
+}
+
+pub(crate) static HORSE_MOVES: [Steps; 128] = pad_steps(horse_moves());
+pub(crate) static HORSE_ATTACKERS: [Steps; 128] = pad_steps(horse_attackers());
+pub(crate) static ELEPHANT_MOVES: [[Steps; 128]; 2] = pad_steps2(elephant_moves());
+pub(crate) static ADVISOR_MOVES: [[Steps; 128]; 2] = pad_steps2(advisor_moves());
+pub(crate) static KING_MOVES: [[Steps; 128]; 2] = pad_steps2(king_moves());
+pub(crate) static PAWN_MOVES: [[Steps; 128]; 2] = pad_steps2(pawn_moves());
+pub(crate) static PAWN_ATTACKERS: [[Steps; 128]; 2] = pad_steps2(pawn_attackers());
+pub(crate) static HORSE_TARGETS: [u128; 128] = pad_masks(targets(&horse_moves()));
+pub(crate) static ELEPHANT_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&elephant_moves()));
+pub(crate) static ADVISOR_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&advisor_moves()));
+pub(crate) static KING_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&king_moves()));
+pub(crate) static PAWN_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&pawn_moves()));
 
 /// A file's occupancy-style mask (bit `r` = rank `r`) spread onto the squares of file `a`
 /// (bit `r * 9`), in two halves of five ranks: `FILE_SPREAD_LOW[m & 31] |
@@ -276,8 +310,8 @@ pub(crate) static FILE_SPREAD_HIGH: [u128; 32] = file_spread(5);
 
 /// For each square, the other points of its rank and file: a chariot or cannon with no
 /// enemy piece there has no capture.
-pub(crate) static LINES: [u128; 90] = {
-    let mut t = [0u128; 90];
+pub(crate) static LINES: [u128; 128] = {
+    let mut t = [0u128; 128];
     let mut s = 0;
     while s < 90 {
         let mut q = 0;
@@ -388,7 +422,7 @@ mod tests {
 
     #[test]
     fn every_step_lands_on_the_board() {
-        let tables: [(&str, &[Steps; 90]); 10] = [
+        let tables: [(&str, &[Steps; 128]); 10] = [
             ("horse", &HORSE_MOVES),
             ("horse attackers", &HORSE_ATTACKERS),
             ("red elephant", &ELEPHANT_MOVES[0]),
@@ -402,6 +436,7 @@ mod tests {
         ];
         for (name, table) in tables {
             for (s, steps) in table.iter().enumerate() {
+                assert!(s < 90 || steps.len == 0, "{name}: steps from padding {s}");
                 for i in 0..steps.len as usize {
                     assert!(steps.to[i] < 90, "{name} from {s}: {}", steps.to[i]);
                     assert!(steps.via[i] < 90, "{name} from {s}: via {}", steps.via[i]);
