@@ -363,9 +363,8 @@ impl Position {
         if code_role(piece) == 0 {
             self.kings[us] = to as u8;
         }
-        if self.side == Color::Black {
-            self.st.fullmove += 1;
-        }
+        // The move number goes up after black's move (the colour's index is 1).
+        self.st.fullmove += self.side.index() as u32;
         self.side = self.side.other();
         self.st.key = key;
         // The mover's general is safe after a legal move; the other one was attacked before
