@@ -397,26 +397,30 @@ impl Position {
             }
         }
 
-        let r = scan(rank_occ, kf as u32, 9);
-        for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
-            if first != 0 && at(kr * 9 + bit_index(first)) == chariot {
-                return true;
-            }
-            if second != 0 && at(kr * 9 + bit_index(second)) == cannon {
-                return true;
-            }
+        // The first and second pieces each way along the general's lines, from the ray
+        // tables (an always empty point past the 90th when none).
+        let up = |d: u8| (ksq + d as usize) & 255;
+        let down = |d: u8| ksq.wrapping_sub(d as usize) & 255;
+        let u = RANK_UP[(rank_occ >> (kf + 1)) as u8 as usize];
+        let d = RANK_DOWN[(rank_occ << (8 - kf)) as u8 as usize];
+        if at(up(u[0])) == chariot
+            || at(up(u[1])) == cannon
+            || at(down(d[0])) == chariot
+            || at(down(d[1])) == cannon
+        {
+            return true;
         }
-        let f = scan(file_occ, kr as u32, 10);
-        for (first, second) in [(f.first_up, f.second_up), (f.first_down, f.second_down)] {
-            if first != 0 {
-                let p = at(bit_index(first) * 9 + kf);
-                if p == chariot || p == king {
-                    return true;
-                }
-            }
-            if second != 0 && at(bit_index(second) * 9 + kf) == cannon {
-                return true;
-            }
+        let u = FILE_UP[(file_occ >> (kr + 1)) as usize & 511];
+        let d = FILE_DOWN[(file_occ << (9 - kr)) as usize & 511];
+        let (first_up, first_down) = (at(up(u[0])), at(down(d[0])));
+        if first_up == chariot
+            || first_up == king
+            || at(up(u[1])) == cannon
+            || first_down == chariot
+            || first_down == king
+            || at(down(d[1])) == cannon
+        {
+            return true;
         }
 
         // Horses only when an enemy piece stands a horse's jump away (one table load: the
