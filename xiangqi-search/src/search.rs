@@ -85,8 +85,10 @@ pub(crate) struct Worker<E: Evaluator> {
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: Box<[usize; MAX_PLY + 1]>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
-    history: Box<[[i32; 90]; 14]>,
-    counter: Box<[[Option<Move>; 90]; 14]>,
+    // History and counter moves by piece and target point; 128 columns rather than 90, so
+    // that a move's 7-bit target indexes them without a bounds check.
+    history: Box<[[i32; 128]; 14]>,
+    counter: Box<[[Option<Move>; 128]; 14]>,
     lmr: Box<[[u8; 64]; 64]>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
@@ -145,8 +147,8 @@ impl<E: Evaluator> Worker<E> {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: Box::new([0; MAX_PLY + 1]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
-            history: Box::new([[0; 90]; 14]),
-            counter: Box::new([[None; 90]; 14]),
+            history: Box::new([[0; 128]; 14]),
+            counter: Box::new([[None; 128]; 14]),
             lmr,
             root_moves: Vec::new(),
             completed_depth: 0,
@@ -160,8 +162,8 @@ impl<E: Evaluator> Worker<E> {
 
     /// Forgets the histories (new game).
     pub fn clear(&mut self) {
-        *self.history = [[0; 90]; 14];
-        *self.counter = [[None; 90]; 14];
+        *self.history = [[0; 128]; 14];
+        *self.counter = [[None; 128]; 14];
         *self.killers = [[None; 2]; MAX_PLY + 2];
     }
 
