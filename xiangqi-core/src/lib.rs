@@ -38,6 +38,8 @@ mod see;
 mod setup;
 mod square;
 mod tables;
+#[cfg(test)]
+mod test_support;
 mod types;
 mod uci;
 pub mod zobrist;

@@ -1235,19 +1235,8 @@ mod gives_check_tests {
 
     #[test]
     fn gives_check_agrees_with_make_and_is_check_on_random_playouts() {
-        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
-            .lines()
-            .chain(include_str!("../tests/data/mates.epd").lines())
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim())
-            .collect();
-        let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let fens = crate::test_support::suite_fens(true);
+        let mut rand = crate::test_support::xorshift(0x5DEE_CE66_D1CE_4E5Bu64);
         let (mut positions, mut checks) = (0, 0);
         for fen in fens {
             let start = Position::from_fen(fen).unwrap();

@@ -441,18 +441,8 @@ mod tests {
 
     #[test]
     fn generator_matches_the_frozen_copy_on_random_playouts() {
-        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim())
-            .collect();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let fens = crate::test_support::suite_fens(false);
+        let mut rand = crate::test_support::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut positions = 0;
         for fen in fens {
             let start = Position::from_fen(fen).unwrap();
@@ -488,19 +478,8 @@ mod tests {
     /// check, single and double, are compared as often as the others).
     #[test]
     fn generator_matches_the_frozen_copy_in_check() {
-        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
-            .lines()
-            .chain(include_str!("../tests/data/mates.epd").lines())
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim())
-            .collect();
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let fens = crate::test_support::suite_fens(true);
+        let mut rand = crate::test_support::xorshift(0x2545_F491_4F6C_DD1Du64);
         let (mut in_check, mut double) = (0, 0);
         for fen in fens {
             let start = Position::from_fen(fen).unwrap();

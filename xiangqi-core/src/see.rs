@@ -650,19 +650,8 @@ mod tests {
 
     #[test]
     fn cheapest_first_search_agrees_with_the_full_one() {
-        let fens: Vec<&str> = include_str!("../tests/data/perft.epd")
-            .lines()
-            .chain(include_str!("../tests/data/mates.epd").lines())
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim())
-            .collect();
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let fens = crate::test_support::suite_fens(true);
+        let mut rand = crate::test_support::xorshift(0x1234_5678_9ABC_DEF1u64);
         // Advisor and elephant of different values too, and values out of the usual order.
         let other = [10_000, 250, 150, 400, 900, 450, 100];
         let odd = [10_000, 300, 200, 450, 900, 400, 100];
