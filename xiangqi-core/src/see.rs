@@ -594,6 +594,11 @@ impl Position {
         if gain < threshold {
             return false;
         }
+        if gain - value[(on_target & 7) as usize] >= threshold {
+            // Gain 1's test (below) without the exchange: the victim alone pays for the
+            // attacker.
+            return true;
+        }
         let mut ex = Exchange::new(self, from, to);
         let mut by = self.side.other();
         let mut d = 1;

@@ -50,22 +50,11 @@ pub fn see(pos: &mut Position, m: Move) -> i32 {
     pos.see(m, &SEE_VALUES)
 }
 
-/// Does the capture `m` win at least `threshold` by exchange? Quick answers when the
-/// victim alone pays for the attacker.
+/// Does the capture `m` win at least `threshold` by exchange? ([`Position::see_ge`] with
+/// [`see_value`]: it answers at once when the victim alone decides, and follows the exchange
+/// only until the answer cannot change.)
 #[inline]
 pub fn see_ge(pos: &mut Position, m: Move, threshold: i32) -> bool {
-    let victim = pos.piece_at(m.to()).map_or(0, |p| see_value(p.role));
-    let attacker = pos.piece_at(m.from()).map_or(0, |p| see_value(p.role));
-    if victim - threshold < 0 {
-        // Even keeping the victim for free is not enough... unless nothing is at stake.
-        if victim == 0 && threshold <= 0 {
-            return true;
-        }
-        return pos.see_ge(m, threshold, &SEE_VALUES);
-    }
-    if victim - attacker >= threshold {
-        return true;
-    }
     pos.see_ge(m, threshold, &SEE_VALUES)
 }
 
