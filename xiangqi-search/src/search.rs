@@ -971,25 +971,30 @@ impl<E: Evaluator> Worker<E> {
                     stage = 4;
                     // The killers and counter move that are legal quiet moves were tried in
                     // stage 2, so the rest are ordered by history alone.
-                    // Generated straight into the list after the bad captures, then those
-                    // already tried are taken out in place.
+                    // Generated straight into the list after the bad captures; those already
+                    // tried (the table's move, if quiet, and the hints) are taken out in place.
                     let first = list.len();
                     self.pos.legal_quiets_into(&mut list);
-                    let mut w = first;
-                    for r in first..list.len() {
-                        let q = list[r];
-                        if Some(q) != tt_move && !tried.contains(&q) {
-                            list[w] = q;
-                            w += 1;
-                            scores.push(if p.history {
-                                let piece = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
-                                self.history[piece][q.to().index()]
-                            } else {
-                                0
-                            });
+                    let tt_quiet = tt_move.filter(|&t| self.pos.piece_at(t.to()).is_none());
+                    if tt_quiet.is_some() || !tried.is_empty() {
+                        let mut w = first;
+                        for r in first..list.len() {
+                            let q = list[r];
+                            if Some(q) != tt_quiet && !tried.contains(&q) {
+                                list[w] = q;
+                                w += 1;
+                            }
                         }
+                        list.truncate(w);
                     }
-                    list.truncate(w);
+                    for &q in &list[first..] {
+                        scores.push(if p.history {
+                            let piece = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
+                            self.history[piece][q.to().index()]
+                        } else {
+                            0
+                        });
+                    }
                     continue;
                 }
                 _ => {
