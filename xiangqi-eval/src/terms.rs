@@ -101,8 +101,8 @@ struct SideWeights {
     /// blocked leg (蹩马腿) when not.
     horse_leg: [i32; 1024],
     /// Per mailbox code: 1 for the side's own pieces and the wall (where its horse cannot
-    /// go), else 0.
-    own: [u8; 256],
+    /// go), else 0 (as `u32`, so that two are added as loaded).
+    own: [u32; 256],
     /// Per connected pair of crossed pawns.
     connected_pawns: i32,
     /// Per pawn at the enemy palace and advisor the enemy misses.
@@ -129,11 +129,12 @@ struct SideWeights {
 }
 
 /// The index into [`SideWeights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
-/// empty) whose two targets hold `own` (at most 2) of the horse's own pieces (or the wall):
-/// below 1024 for any `u8` code, so that no bounds check is needed.
+/// empty) whose two targets hold `own` (at most 2) of the horse's own pieces (or the wall).
+/// The mask keeps it below 1024 without a bounds check and changes no index in use (at most
+/// 255 * 4 + 2); `own` is a `u32` so that the two targets' counts add without widening.
 #[inline]
-const fn horse_leg_index(leg: u8, own: u8) -> usize {
-    leg as usize * 4 + (own & 3) as usize
+const fn horse_leg_index(leg: u8, own: u32) -> usize {
+    (leg as usize * 4 + own as usize) & 1023
 }
 
 impl Weights {
@@ -167,7 +168,7 @@ impl SideWeights {
         let horse_base = horse_mobility.wrapping_mul(p.horse_mobility_base);
         let mut horse_leg = [0; 1024];
         for leg in 0..=255u8 {
-            for own in 0..=2u8 {
+            for own in 0..=2u32 {
                 horse_leg[horse_leg_index(leg, own)] = if leg == 0 {
                     horse_mobility.wrapping_mul(2 - own as i32)
                 } else {
@@ -185,7 +186,7 @@ impl SideWeights {
             chariot_mobility: pair(p.chariot_mobility),
             cannon_mobility: pair(p.cannon_mobility),
             horse_leg,
-            own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u8),
+            own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u32),
             connected_pawns: pair(p.connected_pawns),
             pawn_near_palace: both(p.pawn_near_palace_missing_advisor),
             chariot_by_advisors: by_count(both(p.missing_advisor_vs_chariot), chariot_base),
