@@ -33,17 +33,6 @@ const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
 /// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
 /// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
 const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
-/// The squares of each file (16 entries, so that a file masked to 4 bits needs no bounds
-/// check).
-const FILE: [u128; 16] = {
-    let mut t = [0; 16];
-    let mut f = 0;
-    while f < 9 {
-        t[f] = area((f, f), (0, 9));
-        f += 1;
-    }
-    t
-};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -228,28 +217,34 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         let along_rank = geo.along_rank(f, board.rank_occ(r));
         let along_file = geo.along_file(r, board.file_occ(f));
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
-        (r, along_rank, along_file, enemy)
+        (f, r, along_rank, along_file, enemy)
     };
+    // The files of our chariots and cannons (bit = file), for the enemy general's file.
+    let mut slider_files = 0u32;
     let mut chariot_moves = 0;
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
-        let (_, rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
         chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
+        slider_files |= 1 << f;
     }
-    // The enemy general's file (read here, while few values are live).
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
-    let has_chariot = pos.count(us, Role::Chariot) > 0;
-    let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot);
-    let king_file_weight = w.king_file[kind & 7];
     let mut cannon_moves = 0;
     let mut cannons_on_king_rank = 0;
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
-        let (r, rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let (f, r, rank, file, (enemy_rank, enemy_file)) = lines(s);
         cannon_moves += rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
+        slider_files |= 1 << f;
         // A side cannon: on the enemy general's rank with one screen between, i.e. the
         // general is the second piece it sees along the rank.
         let sees_king = rank.second() >> king_file & 1;
         cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
+    // The enemy general's file.
+    let has_chariot = pos.count(us, Role::Chariot) > 0;
+    let sliders_on_file = slider_files >> king_file & 1 != 0;
+    let kind =
+        king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot, sliders_on_file);
+    let king_file_weight = w.king_file[kind & 7];
     let mut sum = king_file_weight
         .wrapping_add(w.chariot_mobility.wrapping_mul(chariot_moves as i32))
         .wrapping_add(w.cannon_mobility.wrapping_mul(cannon_moves as i32))
@@ -312,13 +307,15 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
 }
 
 /// What the enemy general's file, on (`kf`, `kr`), shows the attacker `RED` or black (which
-/// has chariots when `has_chariot`), walking away from the general's own side: a
-/// [`king_file_kind`]. (The side cannon on its rank is counted with the cannons.)
+/// has chariots when `has_chariot`, and a chariot or cannon on that file when
+/// `sliders_on_file`), walking away from the general's own side: a [`king_file_kind`]. (The
+/// side cannon on its rank is counted with the cannons.)
 #[inline(always)]
 fn king_file_kind_of<const RED: bool>(
     board: &Board,
     (kf, kr): (usize, usize),
     has_chariot: bool,
+    sliders_on_file: bool,
 ) -> usize {
     use king_file_kind::*;
     let (us, them) = if RED {
@@ -330,8 +327,7 @@ fn king_file_kind_of<const RED: bool>(
     // From black's general the walk goes down the board toward red, from red's up.
     let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
     // Every kind but the open file needs a chariot or cannon of ours on the file.
-    let sliders = board.pieces(us, Role::Chariot) | board.pieces(us, Role::Cannon);
-    if sliders & FILE[kf & 15] == 0 {
+    if !sliders_on_file {
         return if walk.0 == 0 {
             has_chariot as usize * OPEN
         } else {
