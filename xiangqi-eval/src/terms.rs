@@ -114,7 +114,9 @@ struct SideWeights {
     king_file: [i32; 8],
     /// By the number of attackers in the zone around the enemy general (halved for the
     /// endgame).
-    zone_attackers: [i32; 8],
+    /// 32 entries, those past 7 repeating the seventh's, so that any count of the zone's 20
+    /// squares, masked to 5 bits, reads its weight without capping it first.
+    zone_attackers: [i32; 32],
 }
 
 /// The index into [`SideWeights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
@@ -184,7 +186,10 @@ impl SideWeights {
             cannon_by_elephants: by_count(both(p.missing_elephant_vs_cannon), cannon_base),
             cannon_on_king_rank: pair(p.cannon_on_king_rank),
             king_file,
-            zone_attackers: p.king_zone_attackers.map(|z| pack(z, z / 2)),
+            zone_attackers: core::array::from_fn(|n| {
+                let z = p.king_zone_attackers[n.min(7)];
+                pack(z, z / 2)
+            }),
         }
     }
 }
@@ -302,8 +307,8 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // The zone lies in ranks 0–3 or 6–9: shifted into 64 bits.
     let zone_shift = if RED { 54 } else { 0 };
     let in_zone = ((attackers & ZONE[them.index()]) >> zone_shift) as u64;
-    let zone = (count_sparse(in_zone) as usize).min(7);
-    sum.wrapping_add(w.zone_attackers[zone])
+    let zone = count_sparse(in_zone) as usize;
+    sum.wrapping_add(w.zone_attackers[zone & 31])
 }
 
 /// What the enemy general's file, on (`kf`, `kr`), shows the attacker `RED` or black (which
