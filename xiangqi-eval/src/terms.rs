@@ -232,6 +232,8 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
         slider_files |= 1 << f;
     }
+    // Only chariots have set file bits so far.
+    let has_chariot = slider_files != 0;
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
     let mut cannon_moves = 0;
     let mut cannons_on_king_rank = 0;
@@ -245,7 +247,6 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
     // The enemy general's file.
-    let has_chariot = pos.count(us, Role::Chariot) > 0;
     let sliders_on_file = slider_files >> king_file & 1 != 0;
     let kind =
         king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot, sliders_on_file);
