@@ -147,8 +147,9 @@ pub struct DefaultEvaluator {
     board: Board,
     /// One entry per move made through the hooks and not yet taken back, a ring indexed by
     /// `depth` modulo its size: deeper lines overwrite old entries, which the checks in
-    /// [`Evaluator::unmake_move`] then refuse (the state is rebuilt when next needed).
-    undo: Box<[Undo; UNDO_SIZE]>,
+    /// [`Evaluator::unmake_move`] then refuse (the state is rebuilt when next needed). Held
+    /// in the evaluator itself (8 KiB), so that the hooks reach it without loading a pointer.
+    undo: [Undo; UNDO_SIZE],
     /// Moves made through the hooks and not yet taken back (wrapping).
     depth: usize,
     /// Whether the state describes any position yet.
@@ -270,7 +271,7 @@ impl DefaultEvaluator {
             cache: vec![0; CACHE_SIZE].into_boxed_slice(),
             inc: Incremental::default(),
             board: Board::default(),
-            undo: Box::new([Undo::default(); UNDO_SIZE]),
+            undo: [Undo::default(); UNDO_SIZE],
             depth: 0,
             valid: false,
         }

@@ -33,17 +33,6 @@ const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
 /// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
 /// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
 const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
-/// The squares of each file (16 entries, so that a file masked to 4 bits needs no bounds
-/// check).
-const FILE: [u128; 16] = {
-    let mut t = [0; 16];
-    let mut f = 0;
-    while f < 9 {
-        t[f] = area((f, f), (0, 9));
-        f += 1;
-    }
-    t
-};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -101,8 +90,8 @@ struct SideWeights {
     /// blocked leg (蹩马腿) when not.
     horse_leg: [i32; 1024],
     /// Per mailbox code: 1 for the side's own pieces and the wall (where its horse cannot
-    /// go), else 0.
-    own: [u8; 256],
+    /// go), else 0 (as `u32`, so that two are added as loaded).
+    own: [u32; 256],
     /// Per connected pair of crossed pawns.
     connected_pawns: i32,
     /// Per pawn at the enemy palace and advisor the enemy misses.
@@ -125,15 +114,18 @@ struct SideWeights {
     king_file: [i32; 8],
     /// By the number of attackers in the zone around the enemy general (halved for the
     /// endgame).
-    zone_attackers: [i32; 8],
+    /// 32 entries, those past 7 repeating the seventh's, so that any count of the zone's 20
+    /// squares, masked to 5 bits, reads its weight without capping it first.
+    zone_attackers: [i32; 32],
 }
 
 /// The index into [`SideWeights::horse_leg`] of a leg holding the mailbox code `leg` (0 when
-/// empty) whose two targets hold `own` (at most 2) of the horse's own pieces (or the wall):
-/// below 1024 for any `u8` code, so that no bounds check is needed.
+/// empty) whose two targets hold `own` (at most 2) of the horse's own pieces (or the wall).
+/// The mask keeps it below 1024 without a bounds check and changes no index in use (at most
+/// 255 * 4 + 2); `own` is a `u32` so that the two targets' counts add without widening.
 #[inline]
-const fn horse_leg_index(leg: u8, own: u8) -> usize {
-    leg as usize * 4 + (own & 3) as usize
+const fn horse_leg_index(leg: u8, own: u32) -> usize {
+    (leg as usize * 4 + own as usize) & 1023
 }
 
 impl Weights {
@@ -167,7 +159,7 @@ impl SideWeights {
         let horse_base = horse_mobility.wrapping_mul(p.horse_mobility_base);
         let mut horse_leg = [0; 1024];
         for leg in 0..=255u8 {
-            for own in 0..=2u8 {
+            for own in 0..=2u32 {
                 horse_leg[horse_leg_index(leg, own)] = if leg == 0 {
                     horse_mobility.wrapping_mul(2 - own as i32)
                 } else {
@@ -185,7 +177,7 @@ impl SideWeights {
             chariot_mobility: pair(p.chariot_mobility),
             cannon_mobility: pair(p.cannon_mobility),
             horse_leg,
-            own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u8),
+            own: core::array::from_fn(|code| (code as u8 & own_flag != 0) as u32),
             connected_pawns: pair(p.connected_pawns),
             pawn_near_palace: both(p.pawn_near_palace_missing_advisor),
             chariot_by_advisors: by_count(both(p.missing_advisor_vs_chariot), chariot_base),
@@ -194,7 +186,10 @@ impl SideWeights {
             cannon_by_elephants: by_count(both(p.missing_elephant_vs_cannon), cannon_base),
             cannon_on_king_rank: pair(p.cannon_on_king_rank),
             king_file,
-            zone_attackers: p.king_zone_attackers.map(|z| pack(z, z / 2)),
+            zone_attackers: core::array::from_fn(|n| {
+                let z = p.king_zone_attackers[n.min(7)];
+                pack(z, z / 2)
+            }),
         }
     }
 }
@@ -227,28 +222,35 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         let along_rank = geo.along_rank(f, board.rank_occ(r));
         let along_file = geo.along_file(r, board.file_occ(f));
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
-        (r, along_rank, along_file, enemy)
+        (f, r, along_rank, along_file, enemy)
     };
+    // The files of our chariots and cannons (bit = file), for the enemy general's file.
+    let mut slider_files = 0u32;
     let mut chariot_moves = 0;
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
-        let (_, rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
         chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
+        slider_files |= 1 << f;
     }
-    // The enemy general's file (read here, while few values are live).
+    // Only chariots have set file bits so far.
+    let has_chariot = slider_files != 0;
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
-    let has_chariot = pos.count(us, Role::Chariot) > 0;
-    let kind = king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot);
-    let king_file_weight = w.king_file[kind & 7];
     let mut cannon_moves = 0;
     let mut cannons_on_king_rank = 0;
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
-        let (r, rank, file, (enemy_rank, enemy_file)) = lines(s);
+        let (f, r, rank, file, (enemy_rank, enemy_file)) = lines(s);
         cannon_moves += rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
+        slider_files |= 1 << f;
         // A side cannon: on the enemy general's rank with one screen between, i.e. the
         // general is the second piece it sees along the rank.
         let sees_king = rank.second() >> king_file & 1;
         cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
+    // The enemy general's file.
+    let sliders_on_file = slider_files >> king_file & 1 != 0;
+    let kind =
+        king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot, sliders_on_file);
+    let king_file_weight = w.king_file[kind & 7];
     let mut sum = king_file_weight
         .wrapping_add(w.chariot_mobility.wrapping_mul(chariot_moves as i32))
         .wrapping_add(w.cannon_mobility.wrapping_mul(cannon_moves as i32))
@@ -306,18 +308,20 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // The zone lies in ranks 0–3 or 6–9: shifted into 64 bits.
     let zone_shift = if RED { 54 } else { 0 };
     let in_zone = ((attackers & ZONE[them.index()]) >> zone_shift) as u64;
-    let zone = (count_sparse(in_zone) as usize).min(7);
-    sum.wrapping_add(w.zone_attackers[zone])
+    let zone = count_sparse(in_zone) as usize;
+    sum.wrapping_add(w.zone_attackers[zone & 31])
 }
 
 /// What the enemy general's file, on (`kf`, `kr`), shows the attacker `RED` or black (which
-/// has chariots when `has_chariot`), walking away from the general's own side: a
-/// [`king_file_kind`]. (The side cannon on its rank is counted with the cannons.)
+/// has chariots when `has_chariot`, and a chariot or cannon on that file when
+/// `sliders_on_file`), walking away from the general's own side: a [`king_file_kind`]. (The
+/// side cannon on its rank is counted with the cannons.)
 #[inline(always)]
 fn king_file_kind_of<const RED: bool>(
     board: &Board,
     (kf, kr): (usize, usize),
     has_chariot: bool,
+    sliders_on_file: bool,
 ) -> usize {
     use king_file_kind::*;
     let (us, them) = if RED {
@@ -329,8 +333,7 @@ fn king_file_kind_of<const RED: bool>(
     // From black's general the walk goes down the board toward red, from red's up.
     let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
     // Every kind but the open file needs a chariot or cannon of ours on the file.
-    let sliders = board.pieces(us, Role::Chariot) | board.pieces(us, Role::Cannon);
-    if sliders & FILE[kf & 15] == 0 {
+    if !sliders_on_file {
         return if walk.0 == 0 {
             has_chariot as usize * OPEN
         } else {
