@@ -932,6 +932,7 @@ impl Position {
                 if ff != kf && fr != kr && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1) {
                     return true;
                 }
+                return !self.leaving_exposes(us, from, to, ksq);
             }
             if !danger_known {
                 danger = self.danger_halves(us, ksq);
@@ -993,6 +994,57 @@ impl Position {
                     }
                 }
             }
+        }
+    }
+
+    /// Out of check, for a capture `from`-`to` by a piece of ours other than the general,
+    /// `from` being on the general's rank or file or diagonally next to it: is the general
+    /// attacked once `from` is left? The capture changes the occupancy of `from` alone (`to`
+    /// stays occupied, by our piece now), so only the line from the general through `from`
+    /// can open (a chariot, the other general, or a cannon with one screen fewer behind it),
+    /// or, for a point diagonally next to it, the leg of an enemy horse. The same answer as
+    /// [`Position::exposes_general`] for such a move, without the danger squares or the
+    /// other lines.
+    #[inline(never)]
+    fn leaving_exposes(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+        let them = us.other();
+        let (kf, kr) = file_rank(ksq);
+        let (ff, fr) = file_rank(from);
+        let board = &self.board;
+        // The piece on `s` after the capture, when it may be an enemy (ours stands on `to`).
+        let at = |s: usize| if s == to { EMPTY } else { board[s] };
+        let up = |d: u8| (ksq + d as usize) & 255;
+        let down = |d: u8| ksq.wrapping_sub(d as usize) & 255;
+        let chariot = code(them, Role::Chariot);
+        let cannon = code(them, Role::Cannon);
+        if fr == kr {
+            let occ = self.rank_occ[kr] & !(1u16 << ff);
+            let (first, second) = if ff > kf {
+                let u = RANK_UP[(occ >> (kf + 1)) as u8 as usize];
+                (up(u[0]), up(u[1]))
+            } else {
+                let d = RANK_DOWN[(occ << (8 - kf)) as u8 as usize];
+                (down(d[0]), down(d[1]))
+            };
+            at(first) == chariot || at(second) == cannon
+        } else if ff == kf {
+            let occ = self.file_occ[kf] & !(1u16 << fr);
+            let (first, second) = if fr > kr {
+                let u = FILE_UP[(occ >> (kr + 1)) as usize & 511];
+                (up(u[0]), up(u[1]))
+            } else {
+                let d = FILE_DOWN[(occ << (9 - kr)) as usize & 511];
+                (down(d[0]), down(d[1]))
+            };
+            let first = at(first);
+            first == chariot || first == code(them, Role::King) || at(second) == cannon
+        } else {
+            // `from` is the leg of the horse points one step further from the general
+            // along its file, or along its rank (off the board: an always empty point).
+            let horse = code(them, Role::Horse);
+            let beside = (from + ff).wrapping_sub(kf) & 255;
+            let beyond = (from + 9 * fr).wrapping_sub(9 * kr) & 255;
+            at(beside) == horse || at(beyond) == horse
         }
     }
 
