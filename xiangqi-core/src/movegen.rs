@@ -20,10 +20,10 @@
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_DOWN,
-    FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS,
-    KING_MOVES, KING_TARGETS, LINES, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_UP,
-    SQUARE_BITS,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
+    FILE_DOWN, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES,
+    HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN,
+    RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -953,17 +953,17 @@ impl Position {
                 let from = (base + bits.trailing_zeros() as usize) & 127;
                 bits &= bits - 1;
                 let piece = self.board[from];
+                // Most pieces have no enemy piece within reach: skipped on one load.
+                if CAPTURE_REACH[ui][piece as usize & 7][from] & enemies == 0 {
+                    continue;
+                }
                 let (steps, blockable) = match code_role(piece) {
-                    0 if KING_TARGETS[ui][from] & enemies != 0 => (&KING_MOVES[ui][from], false),
-                    1 if ADVISOR_TARGETS[ui][from] & enemies != 0 => {
-                        (&ADVISOR_MOVES[ui][from], false)
-                    }
-                    2 if ELEPHANT_TARGETS[ui][from] & enemies != 0 => {
-                        (&ELEPHANT_MOVES[ui][from], true)
-                    }
-                    3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
-                    6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
-                    4 if LINES[from] & enemies != 0 => {
+                    0 => (&KING_MOVES[ui][from], false),
+                    1 => (&ADVISOR_MOVES[ui][from], false),
+                    2 => (&ELEPHANT_MOVES[ui][from], true),
+                    3 => (&HORSE_MOVES[from], true),
+                    6 => (&PAWN_MOVES[ui][from], false),
+                    4 => {
                         self.line_captures::<false>(from, ui, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
@@ -971,7 +971,7 @@ impl Position {
                         });
                         continue;
                     }
-                    5 if LINES[from] & enemies != 0 => {
+                    5 => {
                         self.line_captures::<true>(from, ui, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
