@@ -21,7 +21,7 @@
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
-    FILE_DOWN, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES,
+    EXPOSING, FILE_DOWN, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES,
     HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN,
     RANK_UP, SQUARE_BITS,
 };
@@ -918,7 +918,8 @@ impl Position {
         let mut danger = [0u64; 2];
         let mut danger_known = false;
         let in_check = self.st.in_check;
-        let (kf, kr) = file_rank(ksq);
+        let exposing = EXPOSING[ksq & 127];
+        let exposing = [exposing as u64, (exposing >> 64) as u64];
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let mut legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
@@ -926,10 +927,9 @@ impl Position {
             }
             if !in_check {
                 // A capture leaves `to` occupied and takes an enemy piece away, so only
-                // leaving `from` can expose the general, and only from a danger square:
-                // those lie on the general's rank and file and diagonally next to it.
-                let (ff, fr) = file_rank(from);
-                if ff != kf && fr != kr && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1) {
+                // leaving `from` can expose the general, and only from a point of its rank
+                // or file or diagonally next to it (`EXPOSING`, one bit test).
+                if (exposing[(from >> 6) & 1] >> (from & 63)) & 1 == 0 {
                     return true;
                 }
                 return !self.leaving_exposes(us, from, to, ksq);

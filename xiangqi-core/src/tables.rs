@@ -326,6 +326,28 @@ const fn lines() -> [u128; 128] {
     t
 }
 
+/// For each square of a general, the points from which a piece of its side, leaving them,
+/// may expose it when it is not in check: the other points of its rank and file (a line
+/// opened) and the four points diagonally next to it (a horse's leg).
+pub(crate) static EXPOSING: [u128; 128] = {
+    let lines = lines();
+    let mut t = [0u128; 128];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = lines[s];
+        let (f, r) = (s % 9, s / 9);
+        let mut q: usize = 0;
+        while q < 90 {
+            if (q % 9).abs_diff(f) == 1 && (q / 9).abs_diff(r) == 1 {
+                t[s] |= 1 << q;
+            }
+            q += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// For each colour, kind of piece (its board code's low three bits: 1 general, 2 advisor,
 /// 3 elephant, 4 horse, 5 chariot, 6 cannon, 7 pawn; row 0 empty) and square, every point
 /// where such a piece could ever capture: the step targets, or the rank and file for the
