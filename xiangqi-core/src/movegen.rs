@@ -915,13 +915,11 @@ impl Position {
         let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
-        let mut danger = [0u64; 2];
-        let mut danger_known = false;
         let in_check = self.st.in_check;
         let exposing = EXPOSING[ksq & 127];
         let exposing = [exposing as u64, (exposing >> 64) as u64];
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
-        let mut legal = |from: usize, to: usize, king: bool| -> bool {
+        let legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
                 return !self.exposes_general(us, from, to, to);
             }
@@ -934,17 +932,8 @@ impl Position {
                 }
                 return !self.leaving_exposes(us, from, to, ksq);
             }
-            if !danger_known {
-                danger = self.danger_halves(us, ksq);
-                danger_known = true;
-            }
-            let sensitive = (danger[(from >> 6) & 1] >> (from & 63)) & 1 != 0
-                || (in_check && (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0);
-            if sensitive {
-                !self.exposes_general(us, from, to, ksq)
-            } else {
-                !in_check
-            }
+            // In check (rare, and with few captures): the full test.
+            !self.exposes_general(us, from, to, ksq)
         };
         let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
