@@ -17,6 +17,12 @@
 //! checker, nor a point between a checker and the general, nor a checking horse's leg
 //! leaves the check in place, so only moves touching those points (`evasion_squares`) and
 //! the general's own moves are tested; the rest are illegal.
+//!
+//! The capture generator needs less: a capture leaves its target occupied, so out of check
+//! only leaving its from-point can expose the general, and only from the general's rank or
+//! file or a point diagonally next to it (`EXPOSING`, one bit test); those few captures are
+//! tested on the one line through the from-point, or the horses whose leg it is
+//! (`leaving_exposes`). In check every capture gets the full test (there are few).
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
