@@ -17,13 +17,19 @@
 //! checker, nor a point between a checker and the general, nor a checking horse's leg
 //! leaves the check in place, so only moves touching those points (`evasion_squares`) and
 //! the general's own moves are tested; the rest are illegal.
+//!
+//! The capture generator needs less: a capture leaves its target occupied, so out of check
+//! only leaving its from-point can expose the general, and only from the general's rank or
+//! file or a point diagonally next to it (`EXPOSING`, one bit test); those few captures are
+//! tested on the one line through the from-point, or the horses whose leg it is
+//! (`leaving_exposes`). In check every capture gets the full test (there are few).
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, ELEPHANT_MOVES, ELEPHANT_TARGETS, FILE_DOWN,
-    FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS,
-    KING_MOVES, KING_TARGETS, LINES, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_UP,
-    SQUARE_BITS,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
+    EXPOSING, FILE_DOWN, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES,
+    HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN,
+    RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -915,35 +921,25 @@ impl Position {
         let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
-        let mut danger = [0u64; 2];
-        let mut danger_known = false;
         let in_check = self.st.in_check;
-        let (kf, kr) = file_rank(ksq);
+        let exposing = EXPOSING[ksq & 127];
+        let exposing = [exposing as u64, (exposing >> 64) as u64];
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
-        let mut legal = |from: usize, to: usize, king: bool| -> bool {
+        let legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
                 return !self.exposes_general(us, from, to, to);
             }
             if !in_check {
                 // A capture leaves `to` occupied and takes an enemy piece away, so only
-                // leaving `from` can expose the general, and only from a danger square:
-                // those lie on the general's rank and file and diagonally next to it.
-                let (ff, fr) = file_rank(from);
-                if ff != kf && fr != kr && (ff.abs_diff(kf) != 1 || fr.abs_diff(kr) != 1) {
+                // leaving `from` can expose the general, and only from a point of its rank
+                // or file or diagonally next to it (`EXPOSING`, one bit test).
+                if (exposing[(from >> 6) & 1] >> (from & 63)) & 1 == 0 {
                     return true;
                 }
+                return !self.leaving_exposes(us, from, to, ksq);
             }
-            if !danger_known {
-                danger = self.danger_halves(us, ksq);
-                danger_known = true;
-            }
-            let sensitive = (danger[(from >> 6) & 1] >> (from & 63)) & 1 != 0
-                || (in_check && (danger[(to >> 6) & 1] >> (to & 63)) & 1 != 0);
-            if sensitive {
-                !self.exposes_general(us, from, to, ksq)
-            } else {
-                !in_check
-            }
+            // In check (rare, and with few captures): the full test.
+            !self.exposes_general(us, from, to, ksq)
         };
         let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
@@ -952,17 +948,17 @@ impl Position {
                 let from = (base + bits.trailing_zeros() as usize) & 127;
                 bits &= bits - 1;
                 let piece = self.board[from];
+                // Most pieces have no enemy piece within reach: skipped on one load.
+                if CAPTURE_REACH[ui][piece as usize & 7][from] & enemies == 0 {
+                    continue;
+                }
                 let (steps, blockable) = match code_role(piece) {
-                    0 if KING_TARGETS[ui][from] & enemies != 0 => (&KING_MOVES[ui][from], false),
-                    1 if ADVISOR_TARGETS[ui][from] & enemies != 0 => {
-                        (&ADVISOR_MOVES[ui][from], false)
-                    }
-                    2 if ELEPHANT_TARGETS[ui][from] & enemies != 0 => {
-                        (&ELEPHANT_MOVES[ui][from], true)
-                    }
-                    3 if HORSE_TARGETS[from] & enemies != 0 => (&HORSE_MOVES[from], true),
-                    6 if PAWN_TARGETS[ui][from] & enemies != 0 => (&PAWN_MOVES[ui][from], false),
-                    4 if LINES[from] & enemies != 0 => {
+                    0 => (&KING_MOVES[ui][from], false),
+                    1 => (&ADVISOR_MOVES[ui][from], false),
+                    2 => (&ELEPHANT_MOVES[ui][from], true),
+                    3 => (&HORSE_MOVES[from], true),
+                    6 => (&PAWN_MOVES[ui][from], false),
+                    4 => {
                         self.line_captures::<false>(from, ui, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
@@ -970,7 +966,7 @@ impl Position {
                         });
                         continue;
                     }
-                    5 if LINES[from] & enemies != 0 => {
+                    5 => {
                         self.line_captures::<true>(from, ui, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
@@ -993,6 +989,57 @@ impl Position {
                     }
                 }
             }
+        }
+    }
+
+    /// Out of check, for a capture `from`-`to` by a piece of ours other than the general,
+    /// `from` being on the general's rank or file or diagonally next to it: is the general
+    /// attacked once `from` is left? The capture changes the occupancy of `from` alone (`to`
+    /// stays occupied, by our piece now), so only the line from the general through `from`
+    /// can open (a chariot, the other general, or a cannon with one screen fewer behind it),
+    /// or, for a point diagonally next to it, the leg of an enemy horse. The same answer as
+    /// [`Position::exposes_general`] for such a move, without the danger squares or the
+    /// other lines.
+    #[inline(never)]
+    fn leaving_exposes(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+        let them = us.other();
+        let (kf, kr) = file_rank(ksq);
+        let (ff, fr) = file_rank(from);
+        let board = &self.board;
+        // The piece on `s` after the capture, when it may be an enemy (ours stands on `to`).
+        let at = |s: usize| if s == to { EMPTY } else { board[s] };
+        let up = |d: u8| (ksq + d as usize) & 255;
+        let down = |d: u8| ksq.wrapping_sub(d as usize) & 255;
+        let chariot = code(them, Role::Chariot);
+        let cannon = code(them, Role::Cannon);
+        if fr == kr {
+            let occ = self.rank_occ[kr] & !(1u16 << ff);
+            let (first, second) = if ff > kf {
+                let u = RANK_UP[(occ >> (kf + 1)) as u8 as usize];
+                (up(u[0]), up(u[1]))
+            } else {
+                let d = RANK_DOWN[(occ << (8 - kf)) as u8 as usize];
+                (down(d[0]), down(d[1]))
+            };
+            at(first) == chariot || at(second) == cannon
+        } else if ff == kf {
+            let occ = self.file_occ[kf] & !(1u16 << fr);
+            let (first, second) = if fr > kr {
+                let u = FILE_UP[(occ >> (kr + 1)) as usize & 511];
+                (up(u[0]), up(u[1]))
+            } else {
+                let d = FILE_DOWN[(occ << (9 - kr)) as usize & 511];
+                (down(d[0]), down(d[1]))
+            };
+            let first = at(first);
+            first == chariot || first == code(them, Role::King) || at(second) == cannon
+        } else {
+            // `from` is the leg of the horse points one step further from the general
+            // along its file, or along its rank (off the board: an always empty point).
+            let horse = code(them, Role::Horse);
+            let beside = (from + ff).wrapping_sub(kf) & 255;
+            let beyond = (from + 9 * fr).wrapping_sub(9 * kr) & 255;
+            at(beside) == horse || at(beyond) == horse
         }
     }
 

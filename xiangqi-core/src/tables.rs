@@ -310,7 +310,7 @@ pub(crate) static FILE_SPREAD_HIGH: [u128; 32] = file_spread(5);
 
 /// For each square, the other points of its rank and file: a chariot or cannon with no
 /// enemy piece there has no capture.
-pub(crate) static LINES: [u128; 128] = {
+const fn lines() -> [u128; 128] {
     let mut t = [0u128; 128];
     let mut s = 0;
     while s < 90 {
@@ -322,6 +322,59 @@ pub(crate) static LINES: [u128; 128] = {
             q += 1;
         }
         s += 1;
+    }
+    t
+}
+
+/// For each square of a general, the points from which a piece of its side, leaving them,
+/// may expose it when it is not in check: the other points of its rank and file (a line
+/// opened) and the four points diagonally next to it (a horse's leg).
+pub(crate) static EXPOSING: [u128; 128] = {
+    let lines = lines();
+    let mut t = [0u128; 128];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = lines[s];
+        let (f, r) = (s % 9, s / 9);
+        let mut q: usize = 0;
+        while q < 90 {
+            if (q % 9).abs_diff(f) == 1 && (q / 9).abs_diff(r) == 1 {
+                t[s] |= 1 << q;
+            }
+            q += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// For each colour, kind of piece (its board code's low three bits: 1 general, 2 advisor,
+/// 3 elephant, 4 horse, 5 chariot, 6 cannon, 7 pawn; row 0 empty) and square, every point
+/// where such a piece could ever capture: the step targets, or the rank and file for the
+/// chariot and the cannon. One load tells the capture generator to skip a piece with no
+/// enemy piece there, before it looks at the piece's kind.
+pub(crate) static CAPTURE_REACH: [[[u128; 128]; 8]; 2] = {
+    let king = targets2(&king_moves());
+    let advisor = targets2(&advisor_moves());
+    let elephant = targets2(&elephant_moves());
+    let horse = targets(&horse_moves());
+    let pawn = targets2(&pawn_moves());
+    let lines = lines();
+    let mut t = [[[0u128; 128]; 8]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            t[c][1][s] = king[c][s];
+            t[c][2][s] = advisor[c][s];
+            t[c][3][s] = elephant[c][s];
+            t[c][4][s] = horse[s];
+            t[c][5][s] = lines[s];
+            t[c][6][s] = lines[s];
+            t[c][7][s] = pawn[c][s];
+            s += 1;
+        }
+        c += 1;
     }
     t
 };
