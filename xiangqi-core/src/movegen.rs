@@ -252,14 +252,11 @@ impl Position {
     }
 
     /// Does the legal move `m` of the side to move give check? The same answer as making
-    /// `m` and asking [`Position::is_check`], found without making it: only the moved piece
-    /// and the lines and horse legs through its two points can change anything, so the
-    /// other general's rank and file are read on their occupancy masks as the move would
-    /// leave them (a direct check by the moved piece, a discovered one by the piece leaving
-    /// `from`, or a cannon screen arriving on `to`), the horses are looked at when a horse
-    /// moves or a leg next to the general is vacated, and a pawn when a pawn moves. (In a
-    /// position accepted with the side not to move already in check, everything is looked
-    /// at.) For a move that is not legal here the answer is unspecified.
+    /// `m` and asking [`Position::is_check`], found without making it: the same attack test
+    /// as the legality filter's, on the other general, with the board read as the move
+    /// leaves it (a direct check by the moved piece, a discovered one by the piece leaving
+    /// `from`, or a cannon screen arriving on `to`). For a move that is not legal here the
+    /// answer is unspecified.
     ///
     /// ```
     /// use xiangqi_core::Position;
@@ -278,97 +275,34 @@ impl Position {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn gives_check(&self, m: Move) -> bool {
-        let from = m.from().index();
-        let to = m.to().index();
-        let piece = self.board[from];
-        let us = code_color(piece);
-        let ksq = self.kings[us ^ 1] as usize;
-        // Everything is looked at when the other general may already be attacked.
-        let full = self.st.waiting_in_check;
-        let (kf, kr) = file_rank(ksq);
-        let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
-        let (ff, fr) = (f.file as usize, f.rank as usize);
-        let (tf, tr) = (t.file as usize, t.rank as usize);
-        let color = if us == 0 { Color::Red } else { Color::Black };
-        let chariot = code(color, Role::Chariot);
-        let cannon = code(color, Role::Cannon);
-        // The piece on `s` once the move is made.
-        let at = |s: usize| -> u8 {
-            if s == to {
-                piece
-            } else if s == from {
-                EMPTY
-            } else {
-                self.board[s]
-            }
-        };
-        if full || fr == kr || tr == kr {
-            let mut occ = self.rank_occ[kr];
-            if fr == kr {
-                occ &= !f.rank_bit;
-            }
-            if tr == kr {
-                occ |= t.rank_bit;
-            }
-            let r = scan(occ, kf as u32, 9);
-            for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
-                if first != 0 && at(kr * 9 + bit_index(first)) == chariot {
-                    return true;
-                }
-                if second != 0 && at(kr * 9 + bit_index(second)) == cannon {
-                    return true;
-                }
-            }
-        }
-        if full || ff == kf || tf == kf {
-            let king = code(color, Role::King);
-            let mut occ = self.file_occ[kf];
-            if ff == kf {
-                occ &= !f.file_bit;
-            }
-            if tf == kf {
-                occ |= t.file_bit;
-            }
-            let fs = scan(occ, kr as u32, 10);
-            for (first, second) in [(fs.first_up, fs.second_up), (fs.first_down, fs.second_down)] {
-                if first != 0 {
-                    let p = at(bit_index(first) * 9 + kf);
-                    if p == chariot || p == king {
-                        return true;
-                    }
-                }
-                if second != 0 && at(bit_index(second) * 9 + kf) == cannon {
-                    return true;
-                }
-            }
-        }
-        let role = code_role(piece);
-        // A horse moves, or a horse's leg (a point diagonally next to the general) is vacated.
-        if full || role == Role::Horse.index() || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1) {
-            let horse = code(color, Role::Horse);
-            let ha = &HORSE_ATTACKERS[ksq];
-            for i in 0..ha.len as usize {
-                if at(ha.to[i] as usize) == horse && at(ha.via[i] as usize) == EMPTY {
-                    return true;
-                }
-            }
-        }
-        if full || role == Role::Pawn.index() {
-            let pawn = code(color, Role::Pawn);
-            let pa = &PAWN_ATTACKERS[us][ksq];
-            for i in 0..pa.len as usize {
-                if at(pa.to[i] as usize) == pawn {
-                    return true;
-                }
-            }
-        }
-        false
+        let (from, to) = (m.from().index(), m.to().index());
+        let them = self.side.other();
+        let ksq = self.kings[them.index()] as usize;
+        self.general_attacked_after::<true>(them, from, to, self.board[from], ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
     /// `from` to `to`? (`NO_SQ` for both: as things stand.) The board is not changed.
     #[inline(always)]
     fn king_attacked_after(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+        // Our moved piece is never an attacker of our general: any of ours will do.
+        self.general_attacked_after::<false>(us, from, to, code(us, Role::King), ksq)
+    }
+
+    /// Would `us`'s general, standing on `ksq`, be attacked once the piece `moved` (of either
+    /// side) goes from `from` to `to`, capturing what stands there? (`NO_SQ` for both: as
+    /// things stand.) The board is not changed: the general's lines are read on their
+    /// occupancy masks as the move leaves them. With a piece of ours moved, this is the
+    /// legality test; with one of theirs (`THEIRS_MOVED`), whether the move gives check.
+    #[inline(always)]
+    fn general_attacked_after<const THEIRS_MOVED: bool>(
+        &self,
+        us: Color,
+        from: usize,
+        to: usize,
+        moved: u8,
+        ksq: usize,
+    ) -> bool {
         let them = us.other();
         let (kf, kr) = (ksq % 9, ksq / 9);
         let chariot = code(them, Role::Chariot);
@@ -376,14 +310,20 @@ impl Position {
         let king = code(them, Role::King);
         let horse = code(them, Role::Horse);
         let pawn = code(them, Role::Pawn);
-        // The piece on `s` once the move is made (captured pieces are gone; ours is on `to`).
+        // The piece on `s` once the move is made, as far as attackers go: where a piece of
+        // ours left, the code read is still ours (never an attacker), so only a point an
+        // attacker left needs looking at. Lines never reach `from` (it is out of the masks).
         let at = |s: usize| -> u8 {
             if s == to {
-                code(us, Role::King) // any of our pieces: never an attacker
+                moved
+            } else if THEIRS_MOVED && s == from {
+                EMPTY
             } else {
                 self.board[s]
             }
         };
+        // Whether the point `s` is empty once the move is made.
+        let empty = |s: usize| s == from || (s != to && self.board[s] == EMPTY);
 
         let mut rank_occ = self.rank_occ[kr];
         let mut file_occ = self.file_occ[kf];
@@ -429,24 +369,23 @@ impl Position {
             return true;
         }
 
-        // Horses only when an enemy piece stands a horse's jump away (one table load: the
-        // jumps are symmetric).
-        if HORSE_TARGETS[ksq] & self.by_color[them.index()] != 0 {
+        // Horses only when an enemy piece stands (or arrives) a horse's jump away (one table
+        // load: the jumps are symmetric).
+        let mut enemies = self.by_color[them.index()];
+        if THEIRS_MOVED && moved == horse {
+            enemies |= SQUARE_BITS[to].bit;
+        }
+        if HORSE_TARGETS[ksq] & enemies != 0 {
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {
-                let h = ha.to[i] as usize;
-                if h != to && self.board[h] == horse {
-                    let leg = ha.via[i] as usize;
-                    if leg == from || (leg != to && self.board[leg] == EMPTY) {
-                        return true;
-                    }
+                if at(ha.to[i] as usize) == horse && empty(ha.via[i] as usize) {
+                    return true;
                 }
             }
         }
         let pa = &PAWN_ATTACKERS[them.index()][ksq];
         for i in 0..pa.len as usize {
-            let p = pa.to[i] as usize;
-            if p != to && self.board[p] == pawn {
+            if at(pa.to[i] as usize) == pawn {
                 return true;
             }
         }
