@@ -969,10 +969,9 @@ impl<E: Evaluator> Worker<E> {
                 3 => {
                     // The bad captures are left in list[idx..]; add the quiet moves.
                     stage = 4;
-                    // The killers and counter move that are legal quiet moves were tried in
-                    // stage 2, so the rest are ordered by history alone.
                     // Generated straight into the list after the bad captures; those already
-                    // tried (the table's move, if quiet, and the hints) are taken out in place.
+                    // tried (the table's move, if quiet, and the killers and counter move of
+                    // stage 2) are taken out in place, and the rest ordered by history alone.
                     let first = list.len();
                     self.pos.legal_quiets_into(&mut list);
                     let tt_quiet = tt_move.filter(|&t| self.pos.piece_at(t.to()).is_none());
