@@ -872,7 +872,9 @@ impl<E: Evaluator> Worker<E> {
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
         // Stages: 0 the table's move (before generating anything), 1 the good captures
         // (only captures generated), 2 the killers and counter move (checked for
-        // legality), 3 generate the quiet moves, 4 the rest in order.
+        // legality), 3 generate the quiet moves, 4 the quiet moves by history, 5 the bad
+        // captures. The bad captures stay in list[idx..bad_end], in the order the good
+        // captures' stage left them; the quiet moves follow them, from `quiet_idx` on.
         let mut stage = if tt_move.is_some() { 0u8 } else { 1 };
         let mut captures_generated = false;
         let (killers, counter) = self.order_hints(shared, ply);
@@ -881,8 +883,15 @@ impl<E: Evaluator> Worker<E> {
         let mut tried: ArrayVec<Move, 3> = ArrayVec::new();
         let mut sorted = false;
         let mut idx = 0;
+        let mut bad_end = 0;
+        let mut quiet_idx = 0;
         let mut skip_quiets = false;
         let futility_base = static_eval + 120 + 110 * depth;
+        // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
+        // and the counter move are dropped (when not in check, and only once some move has
+        // scored above a mate; checked where it applies).
+        let lmp_allowed = p.late_move_pruning && depth <= 8 && !pv_node;
+        let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
 
         loop {
             let (m, order) = match stage {
@@ -967,8 +976,9 @@ impl<E: Evaluator> Worker<E> {
                     }
                 }
                 3 => {
-                    // The bad captures are left in list[idx..]; add the quiet moves.
                     stage = 4;
+                    bad_end = list.len();
+                    quiet_idx = bad_end;
                     // Generated straight into the list after the bad captures; those already
                     // tried (the table's move, if quiet, and the killers and counter move of
                     // stage 2) are taken out in place, and the rest ordered by history alone.
@@ -996,17 +1006,28 @@ impl<E: Evaluator> Worker<E> {
                     }
                     continue;
                 }
-                _ => {
-                    if idx >= list.len() {
-                        break;
+                4 => {
+                    if quiet_idx >= list.len() {
+                        stage = 5;
+                        continue;
                     }
                     // Sort the rest after a few picks, except where late move pruning will
                     // soon drop the quiet moves (then selection is cheaper).
                     let sort = picks >= 3 && (pv_node || depth > 8 || picks >= 12);
-                    let r = Self::pick(&mut list, &mut scores, idx, sort, &mut sorted);
+                    let r = Self::pick(&mut list, &mut scores, quiet_idx, sort, &mut sorted);
                     picks += 1;
-                    idx += 1;
+                    quiet_idx += 1;
                     r
+                }
+                _ => {
+                    if idx >= bad_end {
+                        break;
+                    }
+                    let best = Self::best_index(&scores, idx, bad_end);
+                    list.swap(idx, best);
+                    scores.swap(idx, best);
+                    idx += 1;
+                    (list[idx - 1], scores[idx - 1])
                 }
             };
             let is_capture = self.pos.piece_at(m.to()).is_some();
@@ -1019,29 +1040,15 @@ impl<E: Evaluator> Worker<E> {
                 if quiet && skip_quiets && order < COUNTER {
                     continue;
                 }
-                if p.late_move_pruning && quiet && depth <= 8 && !pv_node {
-                    let limit = (3 + depth * depth) / (2 - improving as i32);
-                    if move_count as i32 > limit && order < COUNTER {
-                        skip_quiets = true;
-                        // Every quiet move left would be skipped: drop them now rather than
-                        // pick them one by one, counting them as tried (the move count
-                        // drives the later moves' reductions). Only captures are left, in
-                        // their order. (What is left after the stage of the good captures
-                        // are the bad captures, scored far below any quiet move's history.)
-                        let mut w = idx;
-                        for r in idx..list.len() {
-                            let keep = scores[r] < -HISTORY_MAX;
-                            if keep {
-                                list[w] = list[r];
-                                scores[w] = scores[r];
-                                w += 1;
-                            }
-                        }
-                        move_count += list.len() - w;
-                        list.truncate(w);
-                        scores.truncate(w);
-                        continue;
-                    }
+                if lmp_allowed && quiet && move_count as i32 > lmp_limit && order < COUNTER {
+                    skip_quiets = true;
+                    // Every quiet move left would be skipped: drop them now rather than
+                    // pick them one by one, counting them as tried (the move count
+                    // drives the later moves' reductions). The bad captures are left.
+                    move_count += list.len() - quiet_idx;
+                    list.truncate(quiet_idx);
+                    scores.truncate(quiet_idx);
+                    continue;
                 }
                 if p.futility && quiet && depth <= 8 && futility_base <= alpha && order < COUNTER {
                     futile = true;
