@@ -979,6 +979,20 @@ impl<E: Evaluator> Worker<E> {
                     stage = 4;
                     bad_end = list.len();
                     quiet_idx = bad_end;
+                    if depth <= 2
+                        && lmp_allowed
+                        && move_count as i32 >= lmp_limit
+                        && !in_check
+                        && best_score > -MATE_BOUND
+                        && ply > 0
+                    {
+                        // Late move pruning would drop the first quiet move picked, and with
+                        // it all the others: skip generating them. (When they are dropped
+                        // they count as tried, for the reductions of the bad captures left;
+                        // below depth 3 there are none, so the count is not needed.)
+                        skip_quiets = true;
+                        continue;
+                    }
                     // Generated straight into the list after the bad captures; those already
                     // tried (the table's move, if quiet, and the killers and counter move of
                     // stage 2) are taken out in place, and the rest ordered by history alone.
