@@ -36,27 +36,19 @@ pub(crate) const fn row(code: u8) -> usize {
     code as usize & (ROWS - 1)
 }
 
-/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 256
-/// entries so that a `u8` index, such as an undo entry's squares, needs no bounds check).
-const BIT: [u128; 256] = {
-    let mut t = [0u128; 256];
-    let mut s = 0;
-    while s < 90 {
-        t[s] = 1 << s;
-        s += 1;
-    }
-    t
-};
-
 /// Where the ranks start among a colour's [`Board::lines`] (its files start at 0).
 const RANK_LINES: usize = 16;
 /// The lines of each colour in [`Board::lines`]: red's at 0, black's at `LINES_PER_COLOR`.
 const LINES_PER_COLOR: usize = 2 * BLACK as usize;
 
-/// A square's place in the line occupancies: the indices of its file and rank among a
-/// colour's [`Board::lines`], and its bit in each.
+/// Everything the hooks change for a piece on a square, in one 32-byte entry so that a
+/// square's entry is found with one shift: its bit in a 90-bit set, and its place in the
+/// line occupancies (the indices of its file and rank among a colour's [`Board::lines`] and
+/// its bit in each).
 #[derive(Clone, Copy)]
-struct LineBits {
+struct SquareBits {
+    /// `1 << square index` (a table instead of a 128-bit shift).
+    bit: u128,
     file: u8,
     rank: u8,
     /// `1 << rank`, its bit in the file's occupancy.
@@ -65,9 +57,11 @@ struct LineBits {
     rank_bit: u16,
 }
 
-/// [`LineBits`] per square index (256 entries, as [`BIT`]).
-const LINE_BITS: [LineBits; 256] = {
-    let mut t = [LineBits {
+/// [`SquareBits`] per square index (256 entries so that a `u8` index, such as an undo
+/// entry's squares, needs no bounds check; those past 89 change nothing).
+const SQUARE_BITS: [SquareBits; 256] = {
+    let mut t = [SquareBits {
+        bit: 0,
         file: 0,
         rank: RANK_LINES as u8,
         file_bit: 0,
@@ -76,7 +70,8 @@ const LINE_BITS: [LineBits; 256] = {
     let mut s = 0;
     while s < 90 {
         let (f, r) = (s % 9, s / 9);
-        t[s] = LineBits {
+        t[s] = SquareBits {
+            bit: 1 << s,
             file: f as u8,
             rank: (RANK_LINES + r) as u8,
             file_bit: 1 << r,
@@ -110,8 +105,9 @@ impl Board {
         let mut b = Board::default();
         for (sq, p) in pos.all_pieces() {
             b.mailbox[sq.index()] = code(p);
-            b.roles[row(code(p))] |= BIT[sq.index()];
-            b.toggle_lines(code(p), sq.index());
+            let sq = &SQUARE_BITS[sq.index()];
+            b.roles[row(code(p))] |= sq.bit;
+            b.toggle_lines(code(p), sq);
         }
         b
     }
@@ -157,11 +153,9 @@ impl Board {
         self.rank_of(Color::Red, rank) | self.rank_of(Color::Black, rank)
     }
 
-    /// Adds or removes the piece `code` on square index `s` in the file and rank
-    /// occupancies.
+    /// Adds or removes the piece `code` on the square `b` in the file and rank occupancies.
     #[inline]
-    fn toggle_lines(&mut self, code: u8, s: usize) {
-        let b = LINE_BITS[s & 255];
+    fn toggle_lines(&mut self, code: u8, b: &SquareBits) {
         // The colour bit of a code is BLACK (16) for black: twice it is black's offset.
         let base = (code & BLACK) as usize * 2;
         self.lines[base + b.file as usize] ^= b.file_bit;
@@ -172,11 +166,12 @@ impl Board {
     /// `captured` (0 for none): all toggles, so the same call makes and takes back the move.
     #[inline]
     fn toggle_move(&mut self, code: u8, from: usize, to: usize, captured: u8) {
-        self.roles[row(code)] ^= BIT[from & 255] | BIT[to & 255];
+        let (from, to) = (&SQUARE_BITS[from & 255], &SQUARE_BITS[to & 255]);
+        self.roles[row(code)] ^= from.bit | to.bit;
         self.toggle_lines(code, from);
         self.toggle_lines(code, to);
         if captured != 0 {
-            self.roles[row(captured)] ^= BIT[to & 255];
+            self.roles[row(captured)] ^= to.bit;
             self.toggle_lines(captured, to);
         }
     }
