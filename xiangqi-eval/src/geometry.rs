@@ -10,50 +10,71 @@ const fn on_board(f: i32, r: i32) -> bool {
 /// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
 pub(crate) const NO_LEG: u8 = 91;
 
-/// The number of set bits of each 10-bit value (a line's points), since the build targets
-/// processors without a population count instruction.
-const POP: [u8; 1024] = {
-    let mut t = [0u8; 1024];
+/// The number of set bits of each 16-bit value (a line's points, 10 at most, ANDed with a
+/// line's occupancy, a `u16`: 65,536 entries so that such an index needs no mask; only the
+/// first 1,024 are ever read), since the build targets processors without a population
+/// count instruction.
+const POP: [u8; 1 << 16] = {
+    let mut t = [0u8; 1 << 16];
     let mut i = 0;
-    while i < 1024 {
+    while i < 1 << 16 {
         t[i] = (i as u32).count_ones() as u8;
         i += 1;
     }
     t
 };
 
-/// What a slider on point `i` of a line sees, as three sets of the line's points (bit =
-/// point, 10 bits each, packed in a `u32`): the empty points it reaches both ways (its quiet
-/// moves), the first occupied point each way (a chariot's captures) and the second (a
-/// cannon's captures).
+/// Where the number of quiet moves sits in a [`Line`] entry: its top byte. Below it the
+/// two 10-bit sets of points (20 bits), so that two entries add without the sets carrying
+/// into the counts.
+const QUIET_SHIFT: u32 = 24;
+
+/// What a slider on point `i` of a line sees, packed in a `u32`: the first occupied point
+/// each way (a chariot's captures, bits 0–9, bit = point), the second occupied point each
+/// way (a cannon's captures, bits 10–19) and the number of empty points it reaches both
+/// ways (its quiet moves, from [`QUIET_SHIFT`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Line(u32);
 
 impl Line {
-    /// The empty points reached along the line, both ways.
-    #[inline]
-    fn quiet(self) -> u32 {
-        self.0 & 0x3FF
-    }
-
     /// The second occupied points either way, at most two.
     #[inline]
     pub(crate) fn second(self) -> u32 {
-        self.0 >> 20
+        self.0 >> 10 & 0x3FF
     }
 
-    /// A chariot's moves along the line: the quiet ones and the first occupied points
-    /// either way that are set in `enemy`, the enemy's occupancy of the line.
+    /// The number of quiet moves along the lines `a` and `b`: the counts add in the
+    /// entries' top bytes.
     #[inline]
-    pub(crate) fn chariot_moves(self, enemy: u32) -> u32 {
-        POP[(self.quiet() | (self.0 >> 10) & enemy) as usize & 1023] as u32
+    fn quiet_moves(a: Line, b: Line) -> u32 {
+        a.0.wrapping_add(b.0) >> QUIET_SHIFT
     }
 
-    /// A cannon's moves along the line: the quiet ones and the second occupied points
-    /// either way that are set in `enemy`.
+    /// The points of `set` that are set in `occ`, a line's occupancy (a `u16` widened, so
+    /// that the mask costs nothing), counted.
     #[inline]
-    pub(crate) fn cannon_moves(self, enemy: u32) -> u32 {
-        POP[(self.quiet() | self.second() & enemy) as usize & 1023] as u32
+    fn count_in(set: u32, occ: u32) -> u32 {
+        POP[(set & occ) as usize & 0xFFFF] as u32
+    }
+
+    /// A chariot's moves along its rank (`rank`, the enemy's occupancy of it
+    /// `enemy_rank`) and its file: the quiet ones and the first occupied points either
+    /// way that are the enemy's.
+    #[inline]
+    pub(crate) fn chariot_moves(rank: Line, enemy_rank: u32, file: Line, enemy_file: u32) -> u32 {
+        // The first points are the low bits: ANDed with a `u16`, an index of `POP`.
+        Line::quiet_moves(rank, file)
+            + Line::count_in(rank.0, enemy_rank)
+            + Line::count_in(file.0, enemy_file)
+    }
+
+    /// A cannon's moves along its rank and its file (as [`Line::chariot_moves`]): the quiet
+    /// ones and the second occupied points either way that are the enemy's.
+    #[inline]
+    pub(crate) fn cannon_moves(rank: Line, enemy_rank: u32, file: Line, enemy_file: u32) -> u32 {
+        Line::quiet_moves(rank, file)
+            + Line::count_in(rank.0 >> 10, enemy_rank)
+            + Line::count_in(file.0 >> 10, enemy_file)
     }
 }
 
@@ -68,10 +89,10 @@ const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
         let mut j = i as isize + step;
         while j >= 0 && (j as usize) < len && n < 2 {
             if occ >> j & 1 == 1 {
-                entry |= 1 << (j as u32 + 10 * (n + 1));
+                entry |= 1 << (j as u32 + 10 * n);
                 n += 1;
             } else if n == 0 {
-                entry |= 1 << j;
+                entry += 1 << QUIET_SHIFT;
             }
             j += step;
         }

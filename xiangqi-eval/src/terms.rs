@@ -5,7 +5,7 @@
 
 use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
 use crate::default::pack;
-use crate::geometry::{file_rank, Geometry};
+use crate::geometry::{file_rank, Geometry, Line};
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 
@@ -229,7 +229,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     let mut chariot_moves = 0;
     for s in Squares::of(board.pieces(us, Role::Chariot)) {
         let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
+        chariot_moves += Line::chariot_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
     }
     // Only chariots have set file bits so far.
@@ -239,7 +239,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     let mut cannons_on_king_rank = 0;
     for s in Squares::of(board.pieces(us, Role::Cannon)) {
         let (f, r, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        cannon_moves += rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
+        cannon_moves += Line::cannon_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
         // A side cannon: on the enemy general's rank with one screen between, i.e. the
         // general is the second piece it sees along the rank.
