@@ -2,6 +2,7 @@
 //! colour, kept by the evaluator in step with the position through the hooks, so that the
 //! per-call terms need not decode the board.
 
+use crate::geometry::POINT_SHIFT;
 use xiangqi_core::{Color, Piece, Position, Role};
 
 /// Mailbox code of a red piece: `RED | role index`.
@@ -51,9 +52,9 @@ struct SquareBits {
     bit: u128,
     file: u8,
     rank: u8,
-    /// `1 << rank`, its bit in the file's occupancy.
+    /// Its bit in the file's occupancy (`1 << (POINT_SHIFT + rank)`).
     file_bit: u16,
-    /// `1 << file`, its bit in the rank's occupancy.
+    /// Its bit in the rank's occupancy (`1 << (POINT_SHIFT + file)`).
     rank_bit: u16,
 }
 
@@ -74,8 +75,8 @@ const SQUARE_BITS: [SquareBits; 256] = {
             bit: 1 << s,
             file: f as u8,
             rank: (RANK_LINES + r) as u8,
-            file_bit: 1 << r,
-            rank_bit: 1 << f,
+            file_bit: 1 << (POINT_SHIFT + r as u32),
+            rank_bit: 1 << (POINT_SHIFT + f as u32),
         };
         s += 1;
     }
@@ -93,8 +94,10 @@ pub(crate) struct Board {
     roles: [u128; ROWS],
     /// Per colour, the occupancy of each line by that colour's pieces, so that the terms
     /// read a line's occupancy instead of shifting 128-bit sets: at `file` the ranks where
-    /// they stand on the file (bit = rank), at `RANK_LINES + rank` the files where they
-    /// stand on the rank (bit = file); red's lines first, then black's from
+    /// they stand on the file, at `RANK_LINES + rank` the files where they stand on the
+    /// rank, point `i` of a line at bit `POINT_SHIFT + i` (the low bits are left free for
+    /// the slider's place on the line: see [`crate::geometry::Geometry::along_rank`]);
+    /// red's lines first, then black's from
     /// `LINES_PER_COLOR`. 512 entries, so that a colour's offset plus any `u8` index needs
     /// no bounds check.
     lines: [u16; 512],
@@ -129,25 +132,25 @@ impl Board {
         &self.lines
     }
 
-    /// The occupancy of `file` by `color` (bit = rank).
+    /// The occupancy of `file` by `color` (bit `POINT_SHIFT + rank`).
     #[inline]
     pub(crate) fn file_of(&self, color: Color, file: usize) -> u32 {
         self.lines[color.index() * LINES_PER_COLOR + (file & 255)] as u32
     }
 
-    /// The occupancy of `rank` by `color` (bit = file).
+    /// The occupancy of `rank` by `color` (bit `POINT_SHIFT + file`).
     #[inline]
     pub(crate) fn rank_of(&self, color: Color, rank: usize) -> u32 {
         self.lines[color.index() * LINES_PER_COLOR + RANK_LINES + (rank & 255)] as u32
     }
 
-    /// The occupancy of `file`, both colours (bit = rank).
+    /// The occupancy of `file`, both colours (bit `POINT_SHIFT + rank`).
     #[inline]
     pub(crate) fn file_occ(&self, file: usize) -> u32 {
         self.file_of(Color::Red, file) | self.file_of(Color::Black, file)
     }
 
-    /// The occupancy of `rank`, both colours (bit = file).
+    /// The occupancy of `rank`, both colours (bit `POINT_SHIFT + file`).
     #[inline]
     pub(crate) fn rank_occ(&self, rank: usize) -> u32 {
         self.rank_of(Color::Red, rank) | self.rank_of(Color::Black, rank)

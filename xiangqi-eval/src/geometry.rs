@@ -10,9 +10,9 @@ const fn on_board(f: i32, r: i32) -> bool {
 /// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
 pub(crate) const NO_LEG: u8 = 91;
 
-/// The number of set bits of each 16-bit value (a line's points, 10 at most, ANDed with a
+/// The number of set bits of each 16-bit value (a set of a line's points ANDed with a
 /// line's occupancy, a `u16`: 65,536 entries so that such an index needs no mask; only the
-/// first 1,024 are ever read), since the build targets processors without a population
+/// first 16,384 are ever read), since the build targets processors without a population
 /// count instruction.
 const POP: [u8; 1 << 16] = {
     let mut t = [0u8; 1 << 16];
@@ -24,27 +24,36 @@ const POP: [u8; 1 << 16] = {
     t
 };
 
-/// Where the number of quiet moves sits in a [`Line`] entry: its top byte. Below it the
-/// two 10-bit sets of points (20 bits), so that two entries add without the sets carrying
-/// into the counts.
-const QUIET_SHIFT: u32 = 24;
+/// Where point 0 of a line sits in the line occupancies ([`crate::board::Board`]'s) and in
+/// the sets of points of a [`Line`]: point `i` is bit `POINT_SHIFT + i`. The four bits below
+/// take the slider's place on the line, so that an occupancy ORed with it indexes the
+/// tables of [`Geometry`] directly.
+pub(crate) const POINT_SHIFT: u32 = 4;
+/// Where the second occupied points sit in a [`Line`] entry, the first ones being at
+/// [`POINT_SHIFT`] (10 points each).
+const SECOND_SHIFT: u32 = POINT_SHIFT + 10;
+/// Where the number of quiet moves sits in a [`Line`] entry: the top 7 bits. The sets
+/// below it fit in 24 bits, so that two entries add without the sets carrying into the
+/// counts.
+const QUIET_SHIFT: u32 = 25;
 
 /// What a slider on point `i` of a line sees, packed in a `u32`: the first occupied point
-/// each way (a chariot's captures, bits 0–9, bit = point), the second occupied point each
-/// way (a cannon's captures, bits 10–19) and the number of empty points it reaches both
-/// ways (its quiet moves, from [`QUIET_SHIFT`]).
+/// each way (a chariot's captures, from [`POINT_SHIFT`], bit = point as in the line
+/// occupancies), the second occupied point each way (a cannon's captures, the same from
+/// [`SECOND_SHIFT`]) and the number of empty points it reaches both ways (its quiet moves,
+/// from [`QUIET_SHIFT`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Line(u32);
 
 impl Line {
-    /// The second occupied points either way, at most two.
+    /// Whether `point` is one of the second occupied points either way, as 0 or 1.
     #[inline]
-    pub(crate) fn second(self) -> u32 {
-        self.0 >> 10 & 0x3FF
+    pub(crate) fn second_at(self, point: usize) -> u32 {
+        self.0 >> (SECOND_SHIFT as usize + point) & 1
     }
 
     /// The number of quiet moves along the lines `a` and `b`: the counts add in the
-    /// entries' top bytes.
+    /// entries' top bits.
     #[inline]
     fn quiet_moves(a: Line, b: Line) -> u32 {
         a.0.wrapping_add(b.0) >> QUIET_SHIFT
@@ -62,7 +71,8 @@ impl Line {
     /// way that are the enemy's.
     #[inline]
     pub(crate) fn chariot_moves(rank: Line, enemy_rank: u32, file: Line, enemy_file: u32) -> u32 {
-        // The first points are the low bits: ANDed with a `u16`, an index of `POP`.
+        // The first points are where the occupancy has its points: ANDed with it, the
+        // other fields vanish (the occupancy has nothing at or above `SECOND_SHIFT`).
         Line::quiet_moves(rank, file)
             + Line::count_in(rank.0, enemy_rank)
             + Line::count_in(file.0, enemy_file)
@@ -72,14 +82,17 @@ impl Line {
     /// ones and the second occupied points either way that are the enemy's.
     #[inline]
     pub(crate) fn cannon_moves(rank: Line, enemy_rank: u32, file: Line, enemy_file: u32) -> u32 {
+        // Shifted down, the second points come where the occupancy has its points (and
+        // the first ones below `POINT_SHIFT`, where it has nothing).
+        const DOWN: u32 = SECOND_SHIFT - POINT_SHIFT;
         Line::quiet_moves(rank, file)
-            + Line::count_in(rank.0 >> 10, enemy_rank)
-            + Line::count_in(file.0 >> 10, enemy_file)
+            + Line::count_in(rank.0 >> DOWN, enemy_rank)
+            + Line::count_in(file.0 >> DOWN, enemy_file)
     }
 }
 
 /// The entry of [`Line`] for a slider on point `i` of a line of `len` points occupied as
-/// `occ`.
+/// `occ` (bit = point).
 const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
     let mut entry = 0;
     let mut k = 0;
@@ -89,7 +102,8 @@ const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
         let mut j = i as isize + step;
         while j >= 0 && (j as usize) < len && n < 2 {
             if occ >> j & 1 == 1 {
-                entry |= 1 << (j as u32 + 10 * n);
+                let at = if n == 0 { POINT_SHIFT } else { SECOND_SHIFT };
+                entry |= 1 << (j as u32 + at);
                 n += 1;
             } else if n == 0 {
                 entry += 1 << QUIET_SHIFT;
@@ -101,12 +115,19 @@ const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
     entry
 }
 
+/// Entries of [`Geometry`]'s rank table: 9 points shifted by [`POINT_SHIFT`] (a power of
+/// two, so that a mask keeps any index in range).
+const RANK_TABLE: usize = 1 << (9 + POINT_SHIFT);
+/// Entries of [`Geometry`]'s file table: 10 points shifted by [`POINT_SHIFT`].
+const FILE_TABLE: usize = 1 << (10 + POINT_SHIFT);
+
 /// The shared tables, computed at compile time.
 pub(crate) struct Geometry {
-    /// `[file][rank occupancy]` for a slider on that file of a rank (9 points).
-    rank_line: [[u32; 512]; 9],
-    /// `[rank][file occupancy]` for a slider on that rank of a file (10 points).
-    file_line: [[u32; 1024]; 10],
+    /// For a slider on a rank (9 points), by the rank's occupancy (as the board keeps it,
+    /// shifted by [`POINT_SHIFT`]) ORed with the slider's file.
+    rank_line: [u32; RANK_TABLE],
+    /// For a slider on a file (10 points), by the file's occupancy ORed with its rank.
+    file_line: [u32; FILE_TABLE],
     /// Per square: four (leg, target, target) triples of mailbox indices. A missing target
     /// is 90 (the mailbox's wall, "own" to both colours); a missing leg is [`NO_LEG`] (always
     /// empty) with both targets 90, so that it adds neither a blocked leg nor mobility.
@@ -119,22 +140,22 @@ static GEOMETRY: Geometry = Geometry::new();
 
 impl Geometry {
     const fn new() -> Geometry {
-        let mut rank_line = [[0u32; 512]; 9];
+        let mut rank_line = [0u32; RANK_TABLE];
         let mut i = 0;
         while i < 9 {
             let mut occ = 0;
             while occ < 512 {
-                rank_line[i][occ] = line_entry(9, i, occ as u32);
+                rank_line[occ << POINT_SHIFT | i] = line_entry(9, i, occ as u32);
                 occ += 1;
             }
             i += 1;
         }
-        let mut file_line = [[0u32; 1024]; 10];
+        let mut file_line = [0u32; FILE_TABLE];
         let mut i = 0;
         while i < 10 {
             let mut occ = 0;
             while occ < 1024 {
-                file_line[i][occ] = line_entry(10, i, occ as u32);
+                file_line[occ << POINT_SHIFT | i] = line_entry(10, i, occ as u32);
                 occ += 1;
             }
             i += 1;
@@ -179,16 +200,17 @@ impl Geometry {
         &GEOMETRY
     }
 
-    /// What a slider on `file` sees along its rank, given the rank's occupancy.
+    /// What a slider on `file` sees along its rank, given the rank's occupancy (as the
+    /// board keeps it: its points from bit [`POINT_SHIFT`], so that the file fits below).
     #[inline]
     pub(crate) fn along_rank(&self, file: usize, rank_occ: u32) -> Line {
-        Line(self.rank_line[file][rank_occ as usize & 511])
+        Line(self.rank_line[(rank_occ as usize | file) & (RANK_TABLE - 1)])
     }
 
     /// What a slider on `rank` sees along its file, given the file's occupancy.
     #[inline]
     pub(crate) fn along_file(&self, rank: usize, file_occ: u32) -> Line {
-        Line(self.file_line[rank][file_occ as usize & 1023])
+        Line(self.file_line[(file_occ as usize | rank) & (FILE_TABLE - 1)])
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
 use crate::default::pack;
-use crate::geometry::{file_rank, Geometry, Line};
+use crate::geometry::{file_rank, Geometry, Line, POINT_SHIFT};
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 
@@ -243,7 +243,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         slider_files |= 1 << f;
         // A side cannon: on the enemy general's rank with one screen between, i.e. the
         // general is the second piece it sees along the rank.
-        let sees_king = rank.second() >> king_file & 1;
+        let sees_king = rank.second_at(king_file);
         cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
     }
     // The enemy general's file.
@@ -331,7 +331,7 @@ fn king_file_kind_of<const RED: bool>(
     };
     let mb = &board.mailbox;
     // From black's general the walk goes down the board toward red, from red's up.
-    let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
+    let mut walk = Walk::<RED>::beyond(board.file_occ(kf) >> POINT_SHIFT, kr);
     // Every kind but the open file needs a chariot or cannon of ours on the file.
     if !sliders_on_file {
         return if walk.0 == 0 {
