@@ -33,6 +33,17 @@ const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
 /// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
 /// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
 const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
+/// The squares of each rank (16 entries, so that a rank masked to 4 bits needs no bounds
+/// check).
+const RANK_SQUARES: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut r = 0;
+    while r < 10 {
+        t[r] = area((0, 8), (r, r));
+        r += 1;
+    }
+    t
+};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -235,16 +246,24 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // Only chariots have set file bits so far.
     let has_chariot = slider_files != 0;
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
+    let cannons = board.pieces(us, Role::Cannon);
     let mut cannon_moves = 0;
-    let mut cannons_on_king_rank = 0;
-    for s in Squares::of(board.pieces(us, Role::Cannon)) {
-        let (f, r, rank, file, (enemy_rank, enemy_file)) = lines(s);
+    for s in Squares::of(cannons) {
+        let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
         cannon_moves += Line::cannon_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
-        // A side cannon: on the enemy general's rank with one screen between, i.e. the
-        // general is the second piece it sees along the rank.
-        let sees_king = rank.second_at(king_file);
-        cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
+    }
+    // Side cannons: on the enemy general's rank with one screen between, i.e. the general
+    // is the second piece they see along the rank. Seldom any cannon on that rank at all:
+    // tested for all at once first.
+    let mut cannons_on_king_rank = 0;
+    let on_king_rank = cannons & RANK_SQUARES[king_rank & 15];
+    if on_king_rank != 0 {
+        for s in Squares::of(on_king_rank) {
+            let (f, _) = file_rank(s);
+            let rank = geo.along_rank(f, board.rank_occ(king_rank));
+            cannons_on_king_rank += rank.second_at(king_file);
+        }
     }
     // The enemy general's file.
     let sliders_on_file = slider_files >> king_file & 1 != 0;
