@@ -228,6 +228,25 @@ impl Squares {
     }
 }
 
+impl Squares {
+    /// Calls `f` with each square index of `set`, lowest first: a loop per half, each
+    /// as tight as a 64-bit loop (the body is compiled twice), rather than one loop that
+    /// goes back through the switch to the high half for each of its squares.
+    #[inline(always)]
+    pub(crate) fn each(set: u128, mut f: impl FnMut(usize)) {
+        let mut low = set as u64;
+        while low != 0 {
+            f(low.trailing_zeros() as usize);
+            low &= low - 1;
+        }
+        let mut high = (set >> 64) as u64;
+        while high != 0 {
+            f(high.trailing_zeros() as usize + 64);
+            high &= high - 1;
+        }
+    }
+}
+
 impl Iterator for Squares {
     type Item = usize;
     #[inline]

@@ -238,21 +238,21 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // The files of our chariots and cannons (bit = file), for the enemy general's file.
     let mut slider_files = 0u32;
     let mut chariot_moves = 0;
-    for s in Squares::of(board.pieces(us, Role::Chariot)) {
+    Squares::each(board.pieces(us, Role::Chariot), |s| {
         let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
         chariot_moves += Line::chariot_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
-    }
+    });
     // Only chariots have set file bits so far.
     let has_chariot = slider_files != 0;
     let (king_file, king_rank) = file_rank(pos.king_square(them).index());
     let cannons = board.pieces(us, Role::Cannon);
     let mut cannon_moves = 0;
-    for s in Squares::of(cannons) {
+    Squares::each(cannons, |s| {
         let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
         cannon_moves += Line::cannon_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
-    }
+    });
     // Side cannons: on the enemy general's rank with one screen between, i.e. the general
     // is the second piece they see along the rank. Seldom any cannon on that rank at all:
     // tested for all at once first.
