@@ -131,7 +131,9 @@ pub(crate) struct Geometry {
     /// Per square: four (leg, target, target) triples of mailbox indices. A missing target
     /// is 90 (the mailbox's wall, "own" to both colours); a missing leg is [`NO_LEG`] (always
     /// empty) with both targets 90, so that it adds neither a blocked leg nor mobility.
-    pub(crate) horse: [[[u8; 3]; 4]; 90],
+    /// 128 entries (those past 89 all missing legs), so that a square index masked to 7
+    /// bits needs no bounds check.
+    pub(crate) horse: [[[u8; 3]; 4]; 128],
 }
 
 /// The one instance, in the program's read-only data: its addresses are constants to the
@@ -160,7 +162,7 @@ impl Geometry {
             }
             i += 1;
         }
-        let mut horse = [[[NO_LEG, 90, 90]; 4]; 90];
+        let mut horse = [[[NO_LEG, 90, 90]; 4]; 128];
         let mut s = 0;
         while s < 90 {
             let (f, r) = ((s % 9) as i32, (s / 9) as i32);

@@ -283,7 +283,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // wall, which is "own" to both colours).
     let mb = &board.mailbox;
     for s in Squares::of(board.pieces(us, Role::Horse)) {
-        for &[leg, t1, t2] in &geo.horse[s] {
+        for &[leg, t1, t2] in &geo.horse[s & 127] {
             let own = w.own[mb[t1 as usize] as usize] + w.own[mb[t2 as usize] as usize];
             sum = sum.wrapping_add(w.horse_leg[horse_leg_index(mb[leg as usize], own)]);
         }
