@@ -254,12 +254,12 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
         slider_files |= 1 << f;
     });
     // Side cannons: on the enemy general's rank with one screen between, i.e. the general
-    // is the second piece they see along the rank. Seldom any cannon on that rank at all:
-    // tested for all at once first.
+    // is the second piece they see along the rank. Seldom any cannon on that rank at all,
+    // often none of our pieces: tested for all at once first, by our occupancy of the rank
+    // (one load), then by the cannons on it.
     let mut cannons_on_king_rank = 0;
-    let on_king_rank = cannons & RANK_SQUARES[king_rank & 15];
-    if on_king_rank != 0 {
-        for s in Squares::of(on_king_rank) {
+    if board.rank_of(us, king_rank) != 0 {
+        for s in Squares::of(cannons & RANK_SQUARES[king_rank & 15]) {
             let (f, _) = file_rank(s);
             let rank = geo.along_rank(f, board.rank_occ(king_rank));
             cannons_on_king_rank += rank.second_at(king_file);
