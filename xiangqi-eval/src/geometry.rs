@@ -13,8 +13,9 @@ pub(crate) const NO_LEG: u8 = 91;
 /// The number of set bits of each 16-bit value (a set of a line's points ANDed with a
 /// line's occupancy, a `u16`: 65,536 entries so that such an index needs no mask; only the
 /// first 16,384 are ever read), since the build targets processors without a population
-/// count instruction.
-const POP: [u8; 1 << 16] = {
+/// count instruction. A `static` (too large to copy around as a `const`), in read-only
+/// data like [`GEOMETRY`].
+static POP: [u8; 1 << 16] = {
     let mut t = [0u8; 1 << 16];
     let mut i = 0;
     while i < 1 << 16 {
