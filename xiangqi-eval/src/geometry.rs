@@ -10,20 +10,8 @@ const fn on_board(f: i32, r: i32) -> bool {
 /// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
 pub(crate) const NO_LEG: u8 = 91;
 
-/// The number of set bits of each 16-bit value (a set of a line's points ANDed with a
-/// line's occupancy, a `u16`: 65,536 entries so that such an index needs no mask; only the
-/// first 16,384 are ever read), since the build targets processors without a population
-/// count instruction. A `static` (too large to copy around as a `const`), in read-only
-/// data like [`GEOMETRY`].
-static POP: [u8; 1 << 16] = {
-    let mut t = [0u8; 1 << 16];
-    let mut i = 0;
-    while i < 1 << 16 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
+/// Entries of [`Geometry::pop`]: every 16-bit value.
+const POP_TABLE: usize = 1 << 16;
 
 /// Where point 0 of a line sits in the line occupancies ([`crate::board::Board`]'s) and in
 /// the sets of points of a [`Line`]: point `i` is bit `POINT_SHIFT + i`. The four bits below
@@ -59,37 +47,6 @@ impl Line {
     fn quiet_moves(a: Line, b: Line) -> u32 {
         a.0.wrapping_add(b.0) >> QUIET_SHIFT
     }
-
-    /// The points of `set` that are set in `occ`, a line's occupancy (a `u16` widened, so
-    /// that the mask costs nothing), counted.
-    #[inline]
-    fn count_in(set: u32, occ: u32) -> u32 {
-        POP[(set & occ) as usize & 0xFFFF] as u32
-    }
-
-    /// A chariot's moves along its rank (`rank`, the enemy's occupancy of it
-    /// `enemy_rank`) and its file: the quiet ones and the first occupied points either
-    /// way that are the enemy's.
-    #[inline]
-    pub(crate) fn chariot_moves(rank: Line, enemy_rank: u32, file: Line, enemy_file: u32) -> u32 {
-        // The first points are where the occupancy has its points: ANDed with it, the
-        // other fields vanish (the occupancy has nothing at or above `SECOND_SHIFT`).
-        Line::quiet_moves(rank, file)
-            + Line::count_in(rank.0, enemy_rank)
-            + Line::count_in(file.0, enemy_file)
-    }
-
-    /// A cannon's moves along its rank and its file (as [`Line::chariot_moves`]): the quiet
-    /// ones and the second occupied points either way that are the enemy's.
-    #[inline]
-    pub(crate) fn cannon_moves(rank: Line, enemy_rank: u32, file: Line, enemy_file: u32) -> u32 {
-        // Shifted down, the second points come where the occupancy has its points (and
-        // the first ones below `POINT_SHIFT`, where it has nothing).
-        const DOWN: u32 = SECOND_SHIFT - POINT_SHIFT;
-        Line::quiet_moves(rank, file)
-            + Line::count_in(rank.0 >> DOWN, enemy_rank)
-            + Line::count_in(file.0 >> DOWN, enemy_file)
-    }
 }
 
 /// The entry of [`Line`] for a slider on point `i` of a line of `len` points occupied as
@@ -122,8 +79,18 @@ const RANK_TABLE: usize = 1 << (9 + POINT_SHIFT);
 /// Entries of [`Geometry`]'s file table: 10 points shifted by [`POINT_SHIFT`].
 const FILE_TABLE: usize = 1 << (10 + POINT_SHIFT);
 
-/// The shared tables, computed at compile time.
+/// The shared tables, computed at compile time. All in one static, so that the code reading
+/// them keeps one base address in a register for all (a table of its own would need its
+/// own).
 pub(crate) struct Geometry {
+    /// The number of set bits of each 16-bit value (a set of a line's points ANDed with a
+    /// line's occupancy, a `u16`: every value, so that such an index needs no mask; only
+    /// the first 16,384 are ever read), since the build targets processors without a
+    /// population count instruction.
+    pop: [u8; POP_TABLE],
+    /// `(file, rank)` of each square index, so that hot loops need not divide by 9 (128
+    /// entries, so that an index masked to 7 bits needs no bounds check).
+    file_rank: [[u8; 2]; 128],
     /// For a slider on a rank (9 points), by the rank's occupancy (as the board keeps it,
     /// shifted by [`POINT_SHIFT`]) ORed with the slider's file.
     rank_line: [u32; RANK_TABLE],
@@ -190,7 +157,21 @@ impl Geometry {
             }
             s += 1;
         }
+        let mut pop = [0u8; POP_TABLE];
+        let mut i = 0;
+        while i < POP_TABLE {
+            pop[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        let mut file_rank = [[0u8; 2]; 128];
+        let mut s = 0;
+        while s < 90 {
+            file_rank[s] = [(s % 9) as u8, (s / 9) as u8];
+            s += 1;
+        }
         Geometry {
+            pop,
+            file_rank,
             rank_line,
             file_line,
             horse,
@@ -215,23 +196,54 @@ impl Geometry {
     pub(crate) fn along_file(&self, rank: usize, file_occ: u32) -> Line {
         Line(self.file_line[(file_occ as usize | rank) & (FILE_TABLE - 1)])
     }
-}
 
-/// `(file, rank)` of each square index, so that hot loops need not divide by 9 (128
-/// entries, so that an index masked to 7 bits needs no bounds check).
-const FILE_RANK: [[u8; 2]; 128] = {
-    let mut t = [[0u8; 2]; 128];
-    let mut s = 0;
-    while s < 90 {
-        t[s] = [(s % 9) as u8, (s / 9) as u8];
-        s += 1;
+    /// The file and rank of square index `s` (below 90).
+    #[inline]
+    pub(crate) fn file_rank(&self, s: usize) -> (usize, usize) {
+        let [f, r] = self.file_rank[s & 127];
+        (f as usize, r as usize)
     }
-    t
-};
 
-/// The file and rank of square index `s` (below 90).
-#[inline]
-pub(crate) fn file_rank(s: usize) -> (usize, usize) {
-    let [f, r] = FILE_RANK[s & 127];
-    (f as usize, r as usize)
+    /// The points of `set` that are set in `occ`, a line's occupancy (a `u16` widened, so
+    /// that the mask costs nothing), counted.
+    #[inline]
+    fn count_in(&self, set: u32, occ: u32) -> u32 {
+        self.pop[(set & occ) as usize & 0xFFFF] as u32
+    }
+
+    /// A chariot's moves along its rank (`rank`, the enemy's occupancy of it
+    /// `enemy_rank`) and its file: the quiet ones and the first occupied points either
+    /// way that are the enemy's.
+    #[inline]
+    pub(crate) fn chariot_moves(
+        &self,
+        rank: Line,
+        enemy_rank: u32,
+        file: Line,
+        enemy_file: u32,
+    ) -> u32 {
+        // The first points are where the occupancy has its points: ANDed with it, the
+        // other fields vanish (the occupancy has nothing at or above `SECOND_SHIFT`).
+        Line::quiet_moves(rank, file)
+            + self.count_in(rank.0, enemy_rank)
+            + self.count_in(file.0, enemy_file)
+    }
+
+    /// A cannon's moves along its rank and its file (as [`Geometry::chariot_moves`]): the
+    /// quiet ones and the second occupied points either way that are the enemy's.
+    #[inline]
+    pub(crate) fn cannon_moves(
+        &self,
+        rank: Line,
+        enemy_rank: u32,
+        file: Line,
+        enemy_file: u32,
+    ) -> u32 {
+        // Shifted down, the second points come where the occupancy has its points (and
+        // the first ones below `POINT_SHIFT`, where it has nothing).
+        const DOWN: u32 = SECOND_SHIFT - POINT_SHIFT;
+        Line::quiet_moves(rank, file)
+            + self.count_in(rank.0 >> DOWN, enemy_rank)
+            + self.count_in(file.0 >> DOWN, enemy_file)
+    }
 }

@@ -5,7 +5,7 @@
 
 use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
 use crate::default::pack;
-use crate::geometry::{file_rank, Geometry, Line, POINT_SHIFT};
+use crate::geometry::{Geometry, POINT_SHIFT};
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 
@@ -229,7 +229,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
     // first piece each way, for a cannon the second), read off the enemy's line occupancy.
     let lines = |s: usize| {
-        let (f, r) = file_rank(s);
+        let (f, r) = geo.file_rank(s);
         let along_rank = geo.along_rank(f, board.rank_occ(r));
         let along_file = geo.along_file(r, board.file_occ(f));
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
@@ -240,17 +240,17 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     let mut chariot_moves = 0;
     Squares::each(board.pieces(us, Role::Chariot), |s| {
         let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        chariot_moves += Line::chariot_moves(rank, enemy_rank, file, enemy_file);
+        chariot_moves += geo.chariot_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
     });
     // Only chariots have set file bits so far.
     let has_chariot = slider_files != 0;
-    let (king_file, king_rank) = file_rank(pos.king_square(them).index());
+    let (king_file, king_rank) = geo.file_rank(pos.king_square(them).index());
     let cannons = board.pieces(us, Role::Cannon);
     let mut cannon_moves = 0;
     Squares::each(cannons, |s| {
         let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        cannon_moves += Line::cannon_moves(rank, enemy_rank, file, enemy_file);
+        cannon_moves += geo.cannon_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
     });
     // Side cannons: on the enemy general's rank with one screen between, i.e. the general
@@ -260,7 +260,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     let mut cannons_on_king_rank = 0;
     if board.rank_of(us, king_rank) != 0 {
         for s in Squares::of(cannons & RANK_SQUARES[king_rank & 15]) {
-            let (f, _) = file_rank(s);
+            let (f, _) = geo.file_rank(s);
             let rank = geo.along_rank(f, board.rank_occ(king_rank));
             cannons_on_king_rank += rank.second_at(king_file);
         }
