@@ -10,6 +10,10 @@ const fn on_board(f: i32, r: i32) -> bool {
 /// The mailbox index of a horse leg off the board: always empty (see [`Geometry::horse`]).
 pub(crate) const NO_LEG: u8 = 91;
 
+/// The offset that [`Geometry::nearest_on_file`] gives for a missing point: past the board
+/// and its wall, where the mailbox is always empty (even with a file added).
+pub(crate) const NOT_OCCUPIED: u8 = 100;
+
 /// Entries of [`Geometry::pop`]: every 16-bit value.
 const POP_TABLE: usize = 1 << 16;
 
@@ -91,6 +95,11 @@ pub(crate) struct Geometry {
     /// `(file, rank)` of each square index, so that hot loops need not divide by 9 (128
     /// entries, so that an index masked to 7 bits needs no bounds check).
     file_rank: [[u8; 2]; 128],
+    /// Per direction (toward lower points, then toward higher ones) and occupancy of a
+    /// line's points (bit = point), the nearest three occupied points that way as offsets
+    /// of a file's squares from its first (point * 9), one byte each, nearest first;
+    /// [`NOT_OCCUPIED`] for those missing. See [`Geometry::nearest_on_file`].
+    nearest: [[u32; 1024]; 2],
     /// For a slider on a rank (9 points), by the rank's occupancy (as the board keeps it,
     /// shifted by [`POINT_SHIFT`]) ORed with the slider's file.
     rank_line: [u32; RANK_TABLE],
@@ -169,9 +178,36 @@ impl Geometry {
             file_rank[s] = [(s % 9) as u8, (s / 9) as u8];
             s += 1;
         }
+        let mut nearest = [[0u32; 1024]; 2];
+        let mut occ = 0;
+        while occ < 1024 {
+            let mut dir = 0;
+            while dir < 2 {
+                let mut entry = 0u32;
+                let mut n = 0;
+                let mut k = 0;
+                while k < 10 {
+                    // Toward lower points: from the highest; else from the lowest.
+                    let p = if dir == 0 { 9 - k } else { k };
+                    if occ >> p & 1 == 1 && n < 3 {
+                        entry |= (p as u32 * 9) << (8 * n);
+                        n += 1;
+                    }
+                    k += 1;
+                }
+                while n < 3 {
+                    entry |= (NOT_OCCUPIED as u32) << (8 * n);
+                    n += 1;
+                }
+                nearest[dir][occ] = entry;
+                dir += 1;
+            }
+            occ += 1;
+        }
         Geometry {
             pop,
             file_rank,
+            nearest,
             rank_line,
             file_line,
             horse,
@@ -195,6 +231,14 @@ impl Geometry {
     #[inline]
     pub(crate) fn along_file(&self, rank: usize, file_occ: u32) -> Line {
         Line(self.file_line[(file_occ as usize | rank) & (FILE_TABLE - 1)])
+    }
+
+    /// The nearest three occupied points of `occ`, a file's occupancy (bit = rank, 10 bits),
+    /// toward lower ranks (`DOWN`) or higher ones, as offsets from the file's first square
+    /// (rank * 9; [`NOT_OCCUPIED`] for those missing), one byte each, nearest first.
+    #[inline]
+    pub(crate) fn nearest_on_file<const DOWN: bool>(&self, occ: u32) -> u32 {
+        self.nearest[!DOWN as usize][occ as usize & 1023]
     }
 
     /// The file and rank of square index `s` (below 90).

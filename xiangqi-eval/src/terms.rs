@@ -267,8 +267,13 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     }
     // The enemy general's file.
     let sliders_on_file = slider_files >> king_file & 1 != 0;
-    let kind =
-        king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot, sliders_on_file);
+    let kind = king_file_kind_of::<RED>(
+        board,
+        geo,
+        (king_file, king_rank),
+        has_chariot,
+        sliders_on_file,
+    );
     let king_file_weight = w.king_file[kind & 7];
     let mut sum = king_file_weight
         .wrapping_add(w.chariot_mobility.wrapping_mul(chariot_moves as i32))
@@ -338,6 +343,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
 #[inline(always)]
 fn king_file_kind_of<const RED: bool>(
     board: &Board,
+    geo: &Geometry,
     (kf, kr): (usize, usize),
     has_chariot: bool,
     sliders_on_file: bool,
@@ -348,68 +354,41 @@ fn king_file_kind_of<const RED: bool>(
     } else {
         (Color::Black, Color::Red)
     };
-    let mb = &board.mailbox;
-    // From black's general the walk goes down the board toward red, from red's up.
-    let mut walk = Walk::<RED>::beyond(board.file_occ(kf) >> POINT_SHIFT, kr);
+    // From black's general the walk goes down the board toward red, from red's up: the
+    // occupied points beyond the general that way.
+    let occ = board.file_occ(kf) >> POINT_SHIFT;
+    let below = (1u32 << kr) - 1;
+    let beyond = if RED {
+        occ & below
+    } else {
+        occ & !below & !(1 << kr)
+    };
     // Every kind but the open file needs a chariot or cannon of ours on the file.
-    if !sliders_on_file {
-        return if walk.0 == 0 {
+    if !sliders_on_file || beyond == 0 {
+        return if beyond == 0 {
             has_chariot as usize * OPEN
         } else {
             NONE
         };
     }
-    let on_file = |rank: usize| mb[(rank * 9 + kf) & 255];
+    // The pieces on the nearest three points beyond, by a table rather than a walk; a
+    // missing one reads an empty square past the board (so it matches no piece).
+    let nearest = geo.nearest_on_file::<RED>(beyond);
+    let mb = &board.mailbox;
+    let on_file = |offset: u32| mb[((offset as usize & 255) + kf) & 255];
+    let (first, second) = (on_file(nearest), on_file(nearest >> 8));
     let cannon = flag(us) | Role::Cannon as u8;
     let chariot = flag(us) | Role::Chariot as u8;
-    match (walk.next(), walk.next()) {
-        (None, _) => has_chariot as usize * OPEN,
-        (Some(first), _) if on_file(first) == cannon => EMPTY_CENTRE_CANNON,
-        (Some(_), Some(second)) if on_file(second) == cannon => CENTRAL_CANNON,
-        (Some(first), Some(second)) => {
-            if on_file(second) == chariot && on_file(first) & flag(them) != 0 {
-                CHARIOT_FACING_KING
-            } else if walk.next().is_some_and(|t| on_file(t) == cannon) {
-                CANNON_ON_KING_FILE
-            } else {
-                NONE
-            }
-        }
-        (Some(_), None) => NONE,
-    }
-}
-
-/// The points of a line's occupancy (bit = point) one by one, toward lower points (`DOWN`)
-/// or higher ones.
-struct Walk<const DOWN: bool>(u32);
-
-impl<const DOWN: bool> Walk<DOWN> {
-    /// The occupied points of `occ` beyond point `from`, nearest first.
-    #[inline]
-    fn beyond(occ: u32, from: usize) -> Walk<DOWN> {
-        let below = (1u32 << from) - 1;
-        Walk(if DOWN {
-            occ & below
-        } else {
-            occ & !below & !(1 << from)
-        })
-    }
-}
-
-impl<const DOWN: bool> Iterator for Walk<DOWN> {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let p = if DOWN {
-            31 - self.0.leading_zeros()
-        } else {
-            self.0.trailing_zeros()
-        };
-        self.0 ^= 1 << p;
-        Some(p as usize)
+    if first == cannon {
+        EMPTY_CENTRE_CANNON
+    } else if second == cannon {
+        CENTRAL_CANNON
+    } else if second == chariot && first & flag(them) != 0 {
+        CHARIOT_FACING_KING
+    } else if on_file(nearest >> 16) == cannon {
+        CANNON_ON_KING_FILE
+    } else {
+        NONE
     }
 }
 
