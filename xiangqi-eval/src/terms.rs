@@ -287,12 +287,12 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // without branching (a missing leg is empty with both targets off the board, on the
     // wall, which is "own" to both colours).
     let mb = &board.mailbox;
-    for s in Squares::of(board.pieces(us, Role::Horse)) {
+    Squares::each(board.pieces(us, Role::Horse), |s| {
         for &[leg, t1, t2] in &geo.horse[s & 127] {
             let own = w.own[mb[t1 as usize] as usize] + w.own[mb[t2 as usize] as usize];
             sum = sum.wrapping_add(w.horse_leg[horse_leg_index(mb[leg as usize], own)]);
         }
-    }
+    });
 
     // Pawns across the river: connected pairs (counted once, by the lower file) and pawns at
     // the enemy palace when its advisors are gone.
