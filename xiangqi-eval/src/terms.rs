@@ -44,6 +44,20 @@ const RANK_SQUARES: [u128; 16] = {
     }
     t
 };
+/// Per direction (toward lower ranks, then higher ones) and rank of a general, the ranks
+/// beyond it that way, as a file's occupancy has them (from bit [`POINT_SHIFT`]). 16 ranks
+/// each, so that a rank masked to 4 bits needs no bounds check.
+const BEYOND: [[u32; 16]; 2] = {
+    let mut t = [[0u32; 16]; 2];
+    let mut r = 0;
+    while r < 10 {
+        let below = (1u32 << r) - 1;
+        t[0][r] = below << POINT_SHIFT;
+        t[1][r] = (0x3FF & !below & !(1 << r)) << POINT_SHIFT;
+        r += 1;
+    }
+    t
+};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -356,13 +370,7 @@ fn king_file_kind_of<const RED: bool>(
     };
     // From black's general the walk goes down the board toward red, from red's up: the
     // occupied points beyond the general that way.
-    let occ = board.file_occ(kf) >> POINT_SHIFT;
-    let below = (1u32 << kr) - 1;
-    let beyond = if RED {
-        occ & below
-    } else {
-        occ & !below & !(1 << kr)
-    };
+    let beyond = board.file_occ(kf) & BEYOND[!RED as usize][kr & 15];
     // Every kind but the open file needs a chariot or cannon of ours on the file.
     if !sliders_on_file || beyond == 0 {
         return if beyond == 0 {
@@ -373,7 +381,7 @@ fn king_file_kind_of<const RED: bool>(
     }
     // The pieces on the nearest three points beyond, by a table rather than a walk; a
     // missing one reads an empty square past the board (so it matches no piece).
-    let nearest = geo.nearest_on_file::<RED>(beyond);
+    let nearest = geo.nearest_on_file::<RED>(beyond >> POINT_SHIFT);
     let mb = &board.mailbox;
     let on_file = |offset: u32| mb[((offset as usize & 255) + kf) & 255];
     let (first, second) = (on_file(nearest), on_file(nearest >> 8));
