@@ -87,9 +87,9 @@ const SQUARE_BITS: [SquareBits; 256] = {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Board {
     /// Per square: 0 when empty, else the piece's [`code`]; index 90 is the wall ([`WALL`])
-    /// and every index above it is empty, so that any `u8` indexes it without a bounds
-    /// check.
-    pub(crate) mailbox: [u8; 256],
+    /// and every index above it is empty, so that any `u8` index, or the sum of two, reads
+    /// it without a bounds check.
+    pub(crate) mailbox: [u8; 512],
     /// Per [`row`] (colour and role): bit `i` set when such a piece stands on square index `i`.
     roles: [u128; ROWS],
     /// Per colour, the occupancy of each line by that colour's pieces, so that the terms
@@ -200,7 +200,7 @@ impl Board {
 
 impl Default for Board {
     fn default() -> Board {
-        let mut mailbox = [0; 256];
+        let mut mailbox = [0; 512];
         mailbox[90] = WALL;
         Board {
             mailbox,

@@ -383,7 +383,7 @@ fn king_file_kind_of<const RED: bool>(
     // missing one reads an empty square past the board (so it matches no piece).
     let nearest = geo.nearest_on_file::<RED>(beyond >> POINT_SHIFT);
     let mb = &board.mailbox;
-    let on_file = |offset: u32| mb[((offset as usize & 255) + kf) & 255];
+    let on_file = |offset: u32| mb[(offset as usize & 255) + kf];
     let (first, second) = (on_file(nearest), on_file(nearest >> 8));
     let cannon = flag(us) | Role::Cannon as u8;
     let chariot = flag(us) | Role::Chariot as u8;
