@@ -2,6 +2,7 @@
 //! colour, kept by the evaluator in step with the position through the hooks, so that the
 //! per-call terms need not decode the board.
 
+use crate::geometry::POINT_SHIFT;
 use xiangqi_core::{Color, Piece, Position, Role};
 
 /// Mailbox code of a red piece: `RED | role index`.
@@ -36,38 +37,32 @@ pub(crate) const fn row(code: u8) -> usize {
     code as usize & (ROWS - 1)
 }
 
-/// The bit of each square index in a 90-bit set (a table instead of a 128-bit shift; 256
-/// entries so that a `u8` index, such as an undo entry's squares, needs no bounds check).
-const BIT: [u128; 256] = {
-    let mut t = [0u128; 256];
-    let mut s = 0;
-    while s < 90 {
-        t[s] = 1 << s;
-        s += 1;
-    }
-    t
-};
-
 /// Where the ranks start among a colour's [`Board::lines`] (its files start at 0).
 const RANK_LINES: usize = 16;
 /// The lines of each colour in [`Board::lines`]: red's at 0, black's at `LINES_PER_COLOR`.
 const LINES_PER_COLOR: usize = 2 * BLACK as usize;
 
-/// A square's place in the line occupancies: the indices of its file and rank among a
-/// colour's [`Board::lines`], and its bit in each.
+/// Everything the hooks change for a piece on a square, in one 32-byte entry so that a
+/// square's entry is found with one shift: its bit in a 90-bit set, and its place in the
+/// line occupancies (the indices of its file and rank among a colour's [`Board::lines`] and
+/// its bit in each).
 #[derive(Clone, Copy)]
-struct LineBits {
+struct SquareBits {
+    /// `1 << square index` (a table instead of a 128-bit shift).
+    bit: u128,
     file: u8,
     rank: u8,
-    /// `1 << rank`, its bit in the file's occupancy.
+    /// Its bit in the file's occupancy (`1 << (POINT_SHIFT + rank)`).
     file_bit: u16,
-    /// `1 << file`, its bit in the rank's occupancy.
+    /// Its bit in the rank's occupancy (`1 << (POINT_SHIFT + file)`).
     rank_bit: u16,
 }
 
-/// [`LineBits`] per square index (256 entries, as [`BIT`]).
-const LINE_BITS: [LineBits; 256] = {
-    let mut t = [LineBits {
+/// [`SquareBits`] per square index (256 entries so that a `u8` index, such as an undo
+/// entry's squares, needs no bounds check; those past 89 change nothing).
+const SQUARE_BITS: [SquareBits; 256] = {
+    let mut t = [SquareBits {
+        bit: 0,
         file: 0,
         rank: RANK_LINES as u8,
         file_bit: 0,
@@ -76,11 +71,12 @@ const LINE_BITS: [LineBits; 256] = {
     let mut s = 0;
     while s < 90 {
         let (f, r) = (s % 9, s / 9);
-        t[s] = LineBits {
+        t[s] = SquareBits {
+            bit: 1 << s,
             file: f as u8,
             rank: (RANK_LINES + r) as u8,
-            file_bit: 1 << r,
-            rank_bit: 1 << f,
+            file_bit: 1 << (POINT_SHIFT + r as u32),
+            rank_bit: 1 << (POINT_SHIFT + f as u32),
         };
         s += 1;
     }
@@ -91,15 +87,17 @@ const LINE_BITS: [LineBits; 256] = {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Board {
     /// Per square: 0 when empty, else the piece's [`code`]; index 90 is the wall ([`WALL`])
-    /// and every index above it is empty, so that any `u8` indexes it without a bounds
-    /// check.
-    pub(crate) mailbox: [u8; 256],
+    /// and every index above it is empty, so that any `u8` index, or the sum of two, reads
+    /// it without a bounds check.
+    pub(crate) mailbox: [u8; 512],
     /// Per [`row`] (colour and role): bit `i` set when such a piece stands on square index `i`.
     roles: [u128; ROWS],
     /// Per colour, the occupancy of each line by that colour's pieces, so that the terms
     /// read a line's occupancy instead of shifting 128-bit sets: at `file` the ranks where
-    /// they stand on the file (bit = rank), at `RANK_LINES + rank` the files where they
-    /// stand on the rank (bit = file); red's lines first, then black's from
+    /// they stand on the file, at `RANK_LINES + rank` the files where they stand on the
+    /// rank, point `i` of a line at bit `POINT_SHIFT + i` (the low bits are left free for
+    /// the slider's place on the line: see [`crate::geometry::Geometry::along_rank`]);
+    /// red's lines first, then black's from
     /// `LINES_PER_COLOR`. 512 entries, so that a colour's offset plus any `u8` index needs
     /// no bounds check.
     lines: [u16; 512],
@@ -110,8 +108,9 @@ impl Board {
         let mut b = Board::default();
         for (sq, p) in pos.all_pieces() {
             b.mailbox[sq.index()] = code(p);
-            b.roles[row(code(p))] |= BIT[sq.index()];
-            b.toggle_lines(code(p), sq.index());
+            let sq = &SQUARE_BITS[sq.index()];
+            b.roles[row(code(p))] |= sq.bit;
+            b.toggle_lines(code(p), sq);
         }
         b
     }
@@ -133,35 +132,33 @@ impl Board {
         &self.lines
     }
 
-    /// The occupancy of `file` by `color` (bit = rank).
+    /// The occupancy of `file` by `color` (bit `POINT_SHIFT + rank`).
     #[inline]
     pub(crate) fn file_of(&self, color: Color, file: usize) -> u32 {
         self.lines[color.index() * LINES_PER_COLOR + (file & 255)] as u32
     }
 
-    /// The occupancy of `rank` by `color` (bit = file).
+    /// The occupancy of `rank` by `color` (bit `POINT_SHIFT + file`).
     #[inline]
     pub(crate) fn rank_of(&self, color: Color, rank: usize) -> u32 {
         self.lines[color.index() * LINES_PER_COLOR + RANK_LINES + (rank & 255)] as u32
     }
 
-    /// The occupancy of `file`, both colours (bit = rank).
+    /// The occupancy of `file`, both colours (bit `POINT_SHIFT + rank`).
     #[inline]
     pub(crate) fn file_occ(&self, file: usize) -> u32 {
         self.file_of(Color::Red, file) | self.file_of(Color::Black, file)
     }
 
-    /// The occupancy of `rank`, both colours (bit = file).
+    /// The occupancy of `rank`, both colours (bit `POINT_SHIFT + file`).
     #[inline]
     pub(crate) fn rank_occ(&self, rank: usize) -> u32 {
         self.rank_of(Color::Red, rank) | self.rank_of(Color::Black, rank)
     }
 
-    /// Adds or removes the piece `code` on square index `s` in the file and rank
-    /// occupancies.
+    /// Adds or removes the piece `code` on the square `b` in the file and rank occupancies.
     #[inline]
-    fn toggle_lines(&mut self, code: u8, s: usize) {
-        let b = LINE_BITS[s & 255];
+    fn toggle_lines(&mut self, code: u8, b: &SquareBits) {
         // The colour bit of a code is BLACK (16) for black: twice it is black's offset.
         let base = (code & BLACK) as usize * 2;
         self.lines[base + b.file as usize] ^= b.file_bit;
@@ -172,11 +169,12 @@ impl Board {
     /// `captured` (0 for none): all toggles, so the same call makes and takes back the move.
     #[inline]
     fn toggle_move(&mut self, code: u8, from: usize, to: usize, captured: u8) {
-        self.roles[row(code)] ^= BIT[from & 255] | BIT[to & 255];
+        let (from, to) = (&SQUARE_BITS[from & 255], &SQUARE_BITS[to & 255]);
+        self.roles[row(code)] ^= from.bit | to.bit;
         self.toggle_lines(code, from);
         self.toggle_lines(code, to);
         if captured != 0 {
-            self.roles[row(captured)] ^= BIT[to & 255];
+            self.roles[row(captured)] ^= to.bit;
             self.toggle_lines(captured, to);
         }
     }
@@ -202,7 +200,7 @@ impl Board {
 
 impl Default for Board {
     fn default() -> Board {
-        let mut mailbox = [0; 256];
+        let mut mailbox = [0; 512];
         mailbox[90] = WALL;
         Board {
             mailbox,
@@ -226,6 +224,25 @@ impl Squares {
         Squares {
             low: set as u64,
             high: (set >> 64) as u64,
+        }
+    }
+}
+
+impl Squares {
+    /// Calls `f` with each square index of `set`, lowest first: a loop per half, each
+    /// as tight as a 64-bit loop (the body is compiled twice), rather than one loop that
+    /// goes back through the switch to the high half for each of its squares.
+    #[inline(always)]
+    pub(crate) fn each(set: u128, mut f: impl FnMut(usize)) {
+        let mut low = set as u64;
+        while low != 0 {
+            f(low.trailing_zeros() as usize);
+            low &= low - 1;
+        }
+        let mut high = (set >> 64) as u64;
+        while high != 0 {
+            f(high.trailing_zeros() as usize + 64);
+            high &= high - 1;
         }
     }
 }

@@ -405,7 +405,13 @@ impl DefaultEvaluator {
         let mut blended = (mg * phase + eg * (t.full_phase() - phase)) / t.full_phase();
         blended += terms::trade_bonus(self.inc.material.into(), &t.params, phase, t.full_phase());
         let scale = terms::endgame_scale(pos, blended);
-        let red = blended * scale / 64;
+        // Mostly unscaled: then the product and division (with its rounding toward zero)
+        // give `blended` back, and are skipped.
+        let red = if scale == 64 {
+            blended
+        } else {
+            blended * scale / 64
+        };
         let stm = match pos.side_to_move() {
             Color::Red => red,
             Color::Black => -red,

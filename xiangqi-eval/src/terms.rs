@@ -5,7 +5,7 @@
 
 use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
 use crate::default::pack;
-use crate::geometry::{file_rank, Geometry};
+use crate::geometry::{Geometry, POINT_SHIFT};
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 
@@ -33,6 +33,31 @@ const HALF_FILE_I: u64 = area((8, 8), (0, 4)) as u64;
 /// Files c–g of the three ranks at the enemy palace, per attacking colour, in its half's bits
 /// (red's pawns there stand on ranks 7–9, black's on ranks 0–2).
 const HALF_NEAR_PALACE: [u64; 2] = [area((2, 6), (2, 4)) as u64, area((2, 6), (0, 2)) as u64];
+/// The squares of each rank (16 entries, so that a rank masked to 4 bits needs no bounds
+/// check).
+const RANK_SQUARES: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut r = 0;
+    while r < 10 {
+        t[r] = area((0, 8), (r, r));
+        r += 1;
+    }
+    t
+};
+/// Per direction (toward lower ranks, then higher ones) and rank of a general, the ranks
+/// beyond it that way, as a file's occupancy has them (from bit [`POINT_SHIFT`]). 16 ranks
+/// each, so that a rank masked to 4 bits needs no bounds check.
+const BEYOND: [[u32; 16]; 2] = {
+    let mut t = [[0u32; 16]; 2];
+    let mut r = 0;
+    while r < 10 {
+        let below = (1u32 << r) - 1;
+        t[0][r] = below << POINT_SHIFT;
+        t[1][r] = (0x3FF & !below & !(1 << r)) << POINT_SHIFT;
+        r += 1;
+    }
+    t
+};
 /// Per colour: the zone around that colour's general (files c–g, ranks 0–3 from its side).
 const ZONE: [u128; 2] = [area((2, 6), (0, 3)), area((2, 6), (6, 9))];
 
@@ -218,7 +243,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // Chariots and cannons: quiet moves along both lines plus captures (for a chariot the
     // first piece each way, for a cannon the second), read off the enemy's line occupancy.
     let lines = |s: usize| {
-        let (f, r) = file_rank(s);
+        let (f, r) = geo.file_rank(s);
         let along_rank = geo.along_rank(f, board.rank_occ(r));
         let along_file = geo.along_file(r, board.file_occ(f));
         let enemy = (board.rank_of(them, r), board.file_of(them, f));
@@ -227,29 +252,42 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // The files of our chariots and cannons (bit = file), for the enemy general's file.
     let mut slider_files = 0u32;
     let mut chariot_moves = 0;
-    for s in Squares::of(board.pieces(us, Role::Chariot)) {
+    Squares::each(board.pieces(us, Role::Chariot), |s| {
         let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        chariot_moves += rank.chariot_moves(enemy_rank) + file.chariot_moves(enemy_file);
+        chariot_moves += geo.chariot_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
-    }
+    });
     // Only chariots have set file bits so far.
     let has_chariot = slider_files != 0;
-    let (king_file, king_rank) = file_rank(pos.king_square(them).index());
+    let (king_file, king_rank) = geo.file_rank(pos.king_square(them).index());
+    let cannons = board.pieces(us, Role::Cannon);
     let mut cannon_moves = 0;
-    let mut cannons_on_king_rank = 0;
-    for s in Squares::of(board.pieces(us, Role::Cannon)) {
-        let (f, r, rank, file, (enemy_rank, enemy_file)) = lines(s);
-        cannon_moves += rank.cannon_moves(enemy_rank) + file.cannon_moves(enemy_file);
+    Squares::each(cannons, |s| {
+        let (f, _, rank, file, (enemy_rank, enemy_file)) = lines(s);
+        cannon_moves += geo.cannon_moves(rank, enemy_rank, file, enemy_file);
         slider_files |= 1 << f;
-        // A side cannon: on the enemy general's rank with one screen between, i.e. the
-        // general is the second piece it sees along the rank.
-        let sees_king = rank.second() >> king_file & 1;
-        cannons_on_king_rank += (r == king_rank) as u32 & sees_king;
+    });
+    // Side cannons: on the enemy general's rank with one screen between, i.e. the general
+    // is the second piece they see along the rank. Seldom any cannon on that rank at all,
+    // often none of our pieces: tested for all at once first, by our occupancy of the rank
+    // (one load), then by the cannons on it.
+    let mut cannons_on_king_rank = 0;
+    if board.rank_of(us, king_rank) != 0 {
+        for s in Squares::of(cannons & RANK_SQUARES[king_rank & 15]) {
+            let (f, _) = geo.file_rank(s);
+            let rank = geo.along_rank(f, board.rank_occ(king_rank));
+            cannons_on_king_rank += rank.second_at(king_file);
+        }
     }
     // The enemy general's file.
     let sliders_on_file = slider_files >> king_file & 1 != 0;
-    let kind =
-        king_file_kind_of::<RED>(board, (king_file, king_rank), has_chariot, sliders_on_file);
+    let kind = king_file_kind_of::<RED>(
+        board,
+        geo,
+        (king_file, king_rank),
+        has_chariot,
+        sliders_on_file,
+    );
     let king_file_weight = w.king_file[kind & 7];
     let mut sum = king_file_weight
         .wrapping_add(w.chariot_mobility.wrapping_mul(chariot_moves as i32))
@@ -263,12 +301,12 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
     // without branching (a missing leg is empty with both targets off the board, on the
     // wall, which is "own" to both colours).
     let mb = &board.mailbox;
-    for s in Squares::of(board.pieces(us, Role::Horse)) {
-        for &[leg, t1, t2] in &geo.horse[s] {
+    Squares::each(board.pieces(us, Role::Horse), |s| {
+        for &[leg, t1, t2] in &geo.horse[s & 127] {
             let own = w.own[mb[t1 as usize] as usize] + w.own[mb[t2 as usize] as usize];
             sum = sum.wrapping_add(w.horse_leg[horse_leg_index(mb[leg as usize], own)]);
         }
-    }
+    });
 
     // Pawns across the river: connected pairs (counted once, by the lower file) and pawns at
     // the enemy palace when its advisors are gone.
@@ -319,6 +357,7 @@ fn side<const RED: bool>(pos: &Position, w: &SideWeights, geo: &Geometry, board:
 #[inline(always)]
 fn king_file_kind_of<const RED: bool>(
     board: &Board,
+    geo: &Geometry,
     (kf, kr): (usize, usize),
     has_chariot: bool,
     sliders_on_file: bool,
@@ -329,68 +368,35 @@ fn king_file_kind_of<const RED: bool>(
     } else {
         (Color::Black, Color::Red)
     };
-    let mb = &board.mailbox;
-    // From black's general the walk goes down the board toward red, from red's up.
-    let mut walk = Walk::<RED>::beyond(board.file_occ(kf), kr);
+    // From black's general the walk goes down the board toward red, from red's up: the
+    // occupied points beyond the general that way.
+    let beyond = board.file_occ(kf) & BEYOND[!RED as usize][kr & 15];
     // Every kind but the open file needs a chariot or cannon of ours on the file.
-    if !sliders_on_file {
-        return if walk.0 == 0 {
+    if !sliders_on_file || beyond == 0 {
+        return if beyond == 0 {
             has_chariot as usize * OPEN
         } else {
             NONE
         };
     }
-    let on_file = |rank: usize| mb[(rank * 9 + kf) & 255];
+    // The pieces on the nearest three points beyond, by a table rather than a walk; a
+    // missing one reads an empty square past the board (so it matches no piece).
+    let nearest = geo.nearest_on_file::<RED>(beyond >> POINT_SHIFT);
+    let mb = &board.mailbox;
+    let on_file = |offset: u32| mb[(offset as usize & 255) + kf];
+    let (first, second) = (on_file(nearest), on_file(nearest >> 8));
     let cannon = flag(us) | Role::Cannon as u8;
     let chariot = flag(us) | Role::Chariot as u8;
-    match (walk.next(), walk.next()) {
-        (None, _) => has_chariot as usize * OPEN,
-        (Some(first), _) if on_file(first) == cannon => EMPTY_CENTRE_CANNON,
-        (Some(_), Some(second)) if on_file(second) == cannon => CENTRAL_CANNON,
-        (Some(first), Some(second)) => {
-            if on_file(second) == chariot && on_file(first) & flag(them) != 0 {
-                CHARIOT_FACING_KING
-            } else if walk.next().is_some_and(|t| on_file(t) == cannon) {
-                CANNON_ON_KING_FILE
-            } else {
-                NONE
-            }
-        }
-        (Some(_), None) => NONE,
-    }
-}
-
-/// The points of a line's occupancy (bit = point) one by one, toward lower points (`DOWN`)
-/// or higher ones.
-struct Walk<const DOWN: bool>(u32);
-
-impl<const DOWN: bool> Walk<DOWN> {
-    /// The occupied points of `occ` beyond point `from`, nearest first.
-    #[inline]
-    fn beyond(occ: u32, from: usize) -> Walk<DOWN> {
-        let below = (1u32 << from) - 1;
-        Walk(if DOWN {
-            occ & below
-        } else {
-            occ & !below & !(1 << from)
-        })
-    }
-}
-
-impl<const DOWN: bool> Iterator for Walk<DOWN> {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let p = if DOWN {
-            31 - self.0.leading_zeros()
-        } else {
-            self.0.trailing_zeros()
-        };
-        self.0 ^= 1 << p;
-        Some(p as usize)
+    if first == cannon {
+        EMPTY_CENTRE_CANNON
+    } else if second == cannon {
+        CENTRAL_CANNON
+    } else if second == chariot && first & flag(them) != 0 {
+        CHARIOT_FACING_KING
+    } else if on_file(nearest >> 16) == cannon {
+        CANNON_ON_KING_FILE
+    } else {
+        NONE
     }
 }
 
