@@ -77,14 +77,11 @@ const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
     entry
 }
 
-/// Entries of [`Geometry`]'s rank table: every 16-bit index, so that an index made of a
-/// line's occupancy (a `u16`) ORed with a place (a `u8`) needs no mask. Only the first
-/// `1 << (9 + POINT_SHIFT)` are ever read (9 points shifted by [`POINT_SHIFT`]); the pages
-/// of the rest are never touched.
-const RANK_TABLE: usize = 1 << 16;
-/// Entries of [`Geometry`]'s file table, as [`RANK_TABLE`] (10 points, the first
-/// `1 << (10 + POINT_SHIFT)` read).
-const FILE_TABLE: usize = 1 << 16;
+/// Entries of [`Geometry`]'s rank table: 9 points shifted by [`POINT_SHIFT`] (a power of
+/// two, so that a mask keeps any index in range).
+const RANK_TABLE: usize = 1 << (9 + POINT_SHIFT);
+/// Entries of [`Geometry`]'s file table: 10 points shifted by [`POINT_SHIFT`].
+const FILE_TABLE: usize = 1 << (10 + POINT_SHIFT);
 
 /// The shared tables, computed at compile time. All in one static, so that the code reading
 /// them keeps one base address in a register for all (a table of its own would need its
