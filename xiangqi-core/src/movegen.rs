@@ -151,23 +151,6 @@ fn file_rank(s: usize) -> (usize, usize) {
     (b.file as usize, b.rank as usize)
 }
 
-/// The capture targets upward and downward (single bits, 0 when none) on a line with
-/// occupancy `occ` of a chariot at position `p`: the first piece each way; with `CANNON`,
-/// the second (the one behind the screen).
-#[inline(always)]
-fn line_targets<const CANNON: bool>(occ: u16, p: usize) -> (u16, u16) {
-    let above = occ & !((2u16 << p) - 1);
-    let below = occ & ((1u16 << p) - 1);
-    let first_up = above & above.wrapping_neg();
-    let first_down = highest_bit(below);
-    if CANNON {
-        let rest = above ^ first_up;
-        (rest & rest.wrapping_neg(), highest_bit(below ^ first_down))
-    } else {
-        (first_up, first_down)
-    }
-}
-
 #[inline(always)]
 fn bit_index(b: u16) -> usize {
     b.trailing_zeros() as usize
@@ -816,7 +799,9 @@ impl Position {
 
     /// [`Position::slider_captures`] for a chariot (or, with `CANNON`, a cannon) on `from`
     /// of colour index `us`, computing only the targets of that kind: the first (or second)
-    /// piece along its rank upward and downward, then along its file, when an enemy's.
+    /// piece along its rank upward and downward, then along its file, when an enemy's. The
+    /// targets are read from the ray tables (one load a direction, an always empty point
+    /// past the 90th when there is none) rather than isolated bit by bit on the masks.
     #[inline(always)]
     fn line_captures<const CANNON: bool>(
         &self,
@@ -825,25 +810,28 @@ impl Position {
         emit: &mut impl FnMut(usize),
     ) {
         let (ff, fr) = file_rank(from);
-        let (ru, rd) = line_targets::<CANNON>(self.rank_occ[fr], ff);
-        let (fu, fd) = line_targets::<CANNON>(self.file_occ[ff], fr);
-        for (b, on_rank) in [(ru, true), (rd, true), (fu, false), (fd, false)] {
-            if b != 0 {
-                let to = if on_rank {
-                    fr * 9 + bit_index(b)
-                } else {
-                    bit_index(b) * 9 + ff
-                };
-                if code_color(self.board[to]) != us {
-                    emit(to);
-                }
+        let (rank, file) = (self.rank_occ[fr], self.file_occ[ff]);
+        let k = CANNON as usize;
+        let ru = RANK_UP[(rank >> (ff + 1)) as u8 as usize][k] as usize;
+        let rd = RANK_DOWN[(rank << (8 - ff)) as u8 as usize][k] as usize;
+        let fu = FILE_UP[(file >> (fr + 1)) as usize & 511][k] as usize;
+        let fd = FILE_DOWN[(file << (9 - fr)) as usize & 511][k] as usize;
+        for to in [
+            (from + ru) & 255,
+            from.wrapping_sub(rd) & 255,
+            (from + fu) & 255,
+            from.wrapping_sub(fd) & 255,
+        ] {
+            let target = self.board[to];
+            if target != EMPTY && code_color(target) != us {
+                emit(to);
             }
         }
     }
 
     /// The capture generator: what `moves_into::<ALL>` gives of the captures, in the same order, written
     /// out for the quiescence search's sake (no callbacks, the per-piece work hoisted, the
-    /// sliders' targets read straight off the line masks).
+    /// sliders' targets read off the ray tables).
     #[inline(always)]
     fn captures_into(&self, list: &mut MoveList) {
         match self.side {
