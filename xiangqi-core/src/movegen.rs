@@ -27,9 +27,9 @@
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
-    EXPOSING, FILE_DOWN, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES,
-    HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN,
-    RANK_UP, SQUARE_BITS,
+    EXPOSING, FILE_DOWN, FILE_QUIET, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS,
+    HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS,
+    RANK_DOWN, RANK_QUIET, RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -1126,10 +1126,10 @@ impl Position {
                                 !in_check
                             }
                         };
+                        // The empty points up to the first piece each way, from the
+                        // quiet tables (one load a line).
                         let (ff, fr) = file_rank(from);
-                        let r = scan(self.rank_occ[fr], ff as u32, 9);
-                        let f = scan(self.file_occ[ff], fr as u32, 10);
-                        let mut q = r.quiet;
+                        let mut q = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
                         while q != 0 {
                             let to = fr * 9 + q.trailing_zeros() as usize;
                             q &= q - 1;
@@ -1137,7 +1137,7 @@ impl Position {
                                 list.push(Move::from_distinct(from, to));
                             }
                         }
-                        let mut q = f.quiet;
+                        let mut q = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
                         while q != 0 {
                             let to = q.trailing_zeros() as usize * 9 + ff;
                             q &= q - 1;
@@ -1146,11 +1146,16 @@ impl Position {
                             }
                         }
                         if KIND != QUIETS {
-                            self.slider_captures(from, &r, &f, role == 5, ui, &mut |to| {
+                            let mut emit = |to| {
                                 if legal(to) {
                                     list.push(Move::from_distinct(from, to));
                                 }
-                            });
+                            };
+                            if role == 5 {
+                                self.line_captures::<true>(from, ui, &mut emit);
+                            } else {
+                                self.line_captures::<false>(from, ui, &mut emit);
+                            }
                         }
                         continue;
                     }

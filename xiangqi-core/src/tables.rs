@@ -469,6 +469,37 @@ pub(crate) static RANK_DOWN: [[u8; 2]; 256] = ray_table(1, false, 8);
 pub(crate) static FILE_UP: [[u8; 2]; 512] = ray_table(9, true, 9);
 pub(crate) static FILE_DOWN: [[u8; 2]; 512] = ray_table(9, false, 9);
 
+/// For a chariot or cannon at position `p` of a line of `W` points with occupancy `occ`
+/// (its own bit included): the empty points it moves to, up to the first piece each way.
+/// The same mask as working it out on the bits, for a table load.
+const fn quiet_table<const N: usize, const W: usize>() -> [[u16; N]; W] {
+    let mut t = [[0u16; N]; W];
+    let mut p = 0;
+    while p < W {
+        let mut occ = 0;
+        while occ < N {
+            let mut q = p + 1;
+            while q < W && (occ >> q) & 1 == 0 {
+                t[p][occ] |= 1 << q;
+                q += 1;
+            }
+            let mut q = p;
+            while q > 0 && (occ >> (q - 1)) & 1 == 0 {
+                t[p][occ] |= 1 << (q - 1);
+                q -= 1;
+            }
+            occ += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// [`quiet_table`]s: a rank's quiet destinations by file and rank mask, a file's by rank
+/// and file mask.
+pub(crate) static RANK_QUIET: [[u16; 512]; 9] = quiet_table();
+pub(crate) static FILE_QUIET: [[u16; 1024]; 10] = quiet_table();
+
 #[cfg(test)]
 mod tests {
     use super::*;
