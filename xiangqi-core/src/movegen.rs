@@ -28,8 +28,8 @@ use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
     EXPOSING, FILE_DOWN, FILE_QUIET, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS,
-    HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS,
-    RANK_DOWN, RANK_QUIET, RANK_UP, SQUARE_BITS,
+    HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_ATTACKER_SETS,
+    PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_OTHERS, RANK_QUIET, RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -330,14 +330,25 @@ impl Position {
         // tables (an always empty point past the 90th when none).
         let up = |d: u8| (ksq + d as usize) & 255;
         let down = |d: u8| ksq.wrapping_sub(d as usize) & 255;
-        let u = RANK_UP[(rank_occ >> (kf + 1)) as u8 as usize];
-        let d = RANK_DOWN[(rank_occ << (8 - kf)) as u8 as usize];
-        if at(up(u[0])) == chariot
-            || at(up(u[1])) == cannon
-            || at(down(d[0])) == chariot
-            || at(down(d[1])) == cannon
-        {
-            return true;
+        // The enemy pieces, with the moved one where it lands when it is theirs (where
+        // ours captures one, the set keeps it: the filters below only skip the look when
+        // there is none).
+        let mut enemies = self.by_color[them.index()];
+        if THEIRS_MOVED {
+            enemies |= SQUARE_BITS[to].bit;
+        }
+        // The rank only when an enemy piece stands on it (rarely, for a general in its
+        // palace).
+        if RANK_OTHERS[ksq] & enemies != 0 {
+            let u = RANK_UP[(rank_occ >> (kf + 1)) as u8 as usize];
+            let d = RANK_DOWN[(rank_occ << (8 - kf)) as u8 as usize];
+            if at(up(u[0])) == chariot
+                || at(up(u[1])) == cannon
+                || at(down(d[0])) == chariot
+                || at(down(d[1])) == cannon
+            {
+                return true;
+            }
         }
         let u = FILE_UP[(file_occ >> (kr + 1)) as usize & 511];
         let d = FILE_DOWN[(file_occ << (9 - kr)) as usize & 511];
@@ -354,10 +365,6 @@ impl Position {
 
         // Horses only when an enemy piece stands (or arrives) a horse's jump away (one table
         // load: the jumps are symmetric).
-        let mut enemies = self.by_color[them.index()];
-        if THEIRS_MOVED && moved == horse {
-            enemies |= SQUARE_BITS[to].bit;
-        }
         if HORSE_TARGETS[ksq] & enemies != 0 {
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {
@@ -366,10 +373,13 @@ impl Position {
                 }
             }
         }
-        let pa = &PAWN_ATTACKERS[them.index()][ksq];
-        for i in 0..pa.len as usize {
-            if at(pa.to[i] as usize) == pawn {
-                return true;
+        // Pawns only when an enemy piece stands (or arrives) where one would attack from.
+        if PAWN_ATTACKER_SETS[them.index()][ksq] & enemies != 0 {
+            let pa = &PAWN_ATTACKERS[them.index()][ksq];
+            for i in 0..pa.len as usize {
+                if at(pa.to[i] as usize) == pawn {
+                    return true;
+                }
             }
         }
         false

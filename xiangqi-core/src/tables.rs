@@ -285,6 +285,21 @@ pub(crate) static ELEPHANT_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&elep
 pub(crate) static ADVISOR_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&advisor_moves()));
 pub(crate) static KING_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&king_moves()));
 pub(crate) static PAWN_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&pawn_moves()));
+/// For each colour and square, the points from which a pawn of that colour attacks it (the
+/// squares of [`PAWN_ATTACKERS`] as a set): no enemy piece there, no pawn check to look for.
+pub(crate) static PAWN_ATTACKER_SETS: [[u128; 128]; 2] = pad_masks2(targets2(&pawn_attackers()));
+
+/// For each square, the other points of its rank: no enemy piece there, no attack along
+/// the rank.
+pub(crate) static RANK_OTHERS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = (0x1ff << (s / 9 * 9)) & !(1 << s);
+        s += 1;
+    }
+    t
+};
 
 /// A file's occupancy-style mask (bit `r` = rank `r`) spread onto the squares of file `a`
 /// (bit `r * 9`), in two halves of five ranks: `FILE_SPREAD_LOW[m & 31] |
