@@ -753,16 +753,22 @@ impl Position {
         let on_rank: u16 = 1 << code(them, Role::Chariot) | 1 << code(them, Role::Cannon);
         let on_file = on_rank | 1 << code(them, Role::King);
         let (kf, kr) = (ksq % 9, ksq / 9);
-        let rank = line_danger(self.rank_occ[kr], kf as u32, on_rank, |q| {
-            self.board[kr * 9 + q]
-        });
+        // The general's rank only when an enemy piece stands on it (rarely).
+        let rank = if RANK_OTHERS[ksq] & self.by_color[them.index()] != 0 {
+            line_danger(self.rank_occ[kr], kf as u32, on_rank, |q| {
+                self.board[kr * 9 + q]
+            })
+        } else {
+            0
+        };
         let file = line_danger(self.file_occ[kf], kr as u32, on_file, |q| {
             self.board[q * 9 + kf]
         });
         let mut danger = (rank as u128) << (kr * 9)
             | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
                 << kf;
-        if self.counts[code(them, Role::Horse) as usize] != 0 {
+        // Horse legs only when an enemy piece stands a horse's jump away.
+        if HORSE_TARGETS[ksq] & self.by_color[them.index()] != 0 {
             let horse = code(them, Role::Horse);
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {
@@ -1008,13 +1014,16 @@ impl Position {
             }
         };
         let mut rank = 0u16;
-        let r = scan(self.rank_occ[kr], kf as u32, 9);
-        for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
-            if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
-                rank |= span(first, kf as u32);
-            }
-            if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
-                rank |= span(second, kf as u32);
+        // The general's rank only when an enemy piece stands on it (rarely).
+        if RANK_OTHERS[ksq] & self.by_color[them.index()] != 0 {
+            let r = scan(self.rank_occ[kr], kf as u32, 9);
+            for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+                if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
+                    rank |= span(first, kf as u32);
+                }
+                if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
+                    rank |= span(second, kf as u32);
+                }
             }
         }
         let mut file = 0u16;
@@ -1033,19 +1042,25 @@ impl Position {
         let mut r = (rank as u128) << (kr * 9)
             | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
                 << kf;
-        let horse = code(them, Role::Horse);
-        let ha = &HORSE_ATTACKERS[ksq];
-        for i in 0..ha.len as usize {
-            let (h, leg) = (ha.to[i] as usize, ha.via[i] as usize);
-            if self.board[h] == horse && self.board[leg] == EMPTY {
-                r |= SQUARE_BITS[h].bit | SQUARE_BITS[leg].bit;
+        // Horses and pawns only when an enemy piece stands where one would check from.
+        let enemies = self.by_color[them.index()];
+        if HORSE_TARGETS[ksq] & enemies != 0 {
+            let horse = code(them, Role::Horse);
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                let (h, leg) = (ha.to[i] as usize, ha.via[i] as usize);
+                if self.board[h] == horse && self.board[leg] == EMPTY {
+                    r |= SQUARE_BITS[h].bit | SQUARE_BITS[leg].bit;
+                }
             }
         }
-        let pawn = code(them, Role::Pawn);
-        let pa = &PAWN_ATTACKERS[them.index()][ksq];
-        for i in 0..pa.len as usize {
-            if self.board[pa.to[i] as usize] == pawn {
-                r |= SQUARE_BITS[pa.to[i] as usize].bit;
+        if PAWN_ATTACKER_SETS[them.index()][ksq] & enemies != 0 {
+            let pawn = code(them, Role::Pawn);
+            let pa = &PAWN_ATTACKERS[them.index()][ksq];
+            for i in 0..pa.len as usize {
+                if self.board[pa.to[i] as usize] == pawn {
+                    r |= SQUARE_BITS[pa.to[i] as usize].bit;
+                }
             }
         }
         r
