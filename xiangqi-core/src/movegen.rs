@@ -22,14 +22,17 @@
 //! only leaving its from-point can expose the general, and only from the general's rank or
 //! file or a point diagonally next to it (`EXPOSING`, one bit test); those few captures are
 //! tested on the one line through the from-point, or the horses whose leg it is
-//! (`leaving_exposes`). In check every capture gets the full test (there are few).
+//! (`leaving_exposes`). In check a capture that neither lands where a checker could stand
+//! (`CHECK_SOURCES`) nor leaves the general's rank or file is illegal; the others get the
+//! full test.
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
-    EXPOSING, FILE_DOWN, FILE_QUIET, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS,
-    HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_ATTACKER_SETS,
-    PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_OTHERS, RANK_QUIET, RANK_UP, SQUARE_BITS,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, CHECK_SOURCES, ELEPHANT_MOVES,
+    ELEPHANT_TARGETS, EXPOSING, FILE_DOWN, FILE_QUIET, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP,
+    HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, LINES, PAWN_ATTACKERS,
+    PAWN_ATTACKER_SETS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_OTHERS, RANK_QUIET, RANK_UP,
+    SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -881,7 +884,16 @@ impl Position {
                 }
                 return !self.leaving_exposes(us, from, to, ksq);
             }
-            // In check (rare, and with few captures): the full test.
+            // In check, a capture by a piece other than the general can only end it by
+            // taking a checker (which stands on a point of CHECK_SOURCES) or by leaving the
+            // general's rank or file (a cannon's screen): `to` stays occupied, so nothing
+            // else changes on the check lines, and a checking horse's leg is empty. Any
+            // other capture leaves the check; the rest get the full test.
+            if (CHECK_SOURCES[ui ^ 1][ksq & 127] & SQUARE_BITS[to].bit) == 0
+                && (LINES[ksq & 127] & SQUARE_BITS[from].bit) == 0
+            {
+                return false;
+            }
             !self.exposes_general(us, from, to, ksq)
         };
         let own = self.by_color[ui];

@@ -341,6 +341,29 @@ const fn lines() -> [u128; 128] {
     t
 }
 
+/// [`lines`] as a table: the other points of each square's rank and file.
+pub(crate) static LINES: [u128; 128] = lines();
+
+/// For each colour and square, the points from which a piece of that colour could attack
+/// a general there: its rank and file, a horse's jump away, and where a pawn of that colour
+/// attacks it from. A checker always stands on one of them.
+pub(crate) static CHECK_SOURCES: [[u128; 128]; 2] = {
+    let lines = lines();
+    let horse = targets(&horse_moves());
+    let pawn = targets2(&pawn_attackers());
+    let mut t = [[0u128; 128]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            t[c][s] = lines[s] | horse[s] | pawn[c][s];
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// For each square of a general, the points from which a piece of its side, leaving them,
 /// may expose it when it is not in check: the other points of its rank and file (a line
 /// opened) and the four points diagonally next to it (a horse's leg).
