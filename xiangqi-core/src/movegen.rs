@@ -1156,8 +1156,13 @@ impl Position {
                             danger_known = true;
                         }
                         let from_sensitive = bit(&danger, from);
+                        // The usual case, out of check and leaving no danger square: only
+                        // the destination decides (one flag for the loops below to branch on).
+                        let quick = !from_sensitive && !in_check;
                         let legal = |to: usize| -> bool {
-                            if from_sensitive || bit(&danger, to) {
+                            if quick {
+                                !bit(&danger, to) || !self.exposes_general(us, from, to, ksq)
+                            } else if from_sensitive || bit(&danger, to) {
                                 !self.exposes_general(us, from, to, ksq)
                             } else {
                                 !in_check
