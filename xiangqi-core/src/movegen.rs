@@ -1080,7 +1080,7 @@ impl Position {
 
     /// The squares a non-general move must leave or enter to need the full test, as two
     /// 64-bit halves, out of line (computed at most once per generation, and only when a
-    /// move needs it): when not in check, [`Position::danger_squares`] (a move touching
+    /// piece other than the general needs it): when not in check, [`Position::danger_squares`] (a move touching
     /// none of them is legal); in check, [`Position::evasion_squares`] (a move touching
     /// none of them is illegal).
     #[inline(never)]
@@ -1117,7 +1117,7 @@ impl Position {
         let in_check = self.st.in_check;
         // The squares a non-general move must touch to need the full test (see
         // `danger_halves`), as two 64-bit halves (bit tests without 128-bit shifts),
-        // computed when a move first needs them.
+        // computed when a piece other than the general first needs them.
         let mut danger = [0u64; 2];
         let mut danger_known = false;
         let bit = |d: &[u64; 2], s: usize| (d[(s >> 6) & 1] >> (s & 63)) & 1 != 0;
@@ -1202,7 +1202,14 @@ impl Position {
                         continue;
                     }
                 };
-                let mut from_sensitive = None;
+                // The danger squares are needed by nearly every piece: known before its loop
+                // (then, as for the sliders, one flag for the usual case).
+                if !danger_known {
+                    danger = self.danger_halves(us, ksq);
+                    danger_known = true;
+                }
+                let from_sensitive = bit(&danger, from);
+                let quick = !from_sensitive && !in_check;
                 for i in 0..steps.len as usize {
                     let to = steps.to[i] as usize;
                     let target = self.board[to];
@@ -1214,12 +1221,9 @@ impl Position {
                     if !ok || (blockable && self.board[steps.via[i] as usize] != EMPTY) {
                         continue;
                     }
-                    if !danger_known {
-                        danger = self.danger_halves(us, ksq);
-                        danger_known = true;
-                    }
-                    let fs = *from_sensitive.get_or_insert_with(|| bit(&danger, from));
-                    let legal = if fs || bit(&danger, to) {
+                    let legal = if quick {
+                        !bit(&danger, to) || !self.exposes_general(us, from, to, ksq)
+                    } else if from_sensitive || bit(&danger, to) {
                         !self.exposes_general(us, from, to, ksq)
                     } else {
                         !in_check
