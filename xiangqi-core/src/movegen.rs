@@ -853,21 +853,24 @@ impl Position {
     /// sliders' targets read off the ray tables).
     #[inline(always)]
     fn captures_into(&self, list: &mut MoveList) {
-        match self.side {
-            Color::Red => self.captures_of::<0>(list),
-            Color::Black => self.captures_of::<1>(list),
+        match (self.side, self.st.in_check) {
+            (Color::Red, false) => self.captures_of::<0, false>(list),
+            (Color::Black, false) => self.captures_of::<1, false>(list),
+            (Color::Red, true) => self.captures_of::<0, true>(list),
+            (Color::Black, true) => self.captures_of::<1, true>(list),
         }
     }
 
-    /// [`Position::captures_into`] for the side to move, of colour index `UI`: a copy per
-    /// colour, so that the colour's tables are at fixed addresses.
+    /// [`Position::captures_into`] for the side to move, of colour index `UI`, in check or
+    /// not (`IN_CHECK`): a copy per colour, so that the colour's tables are at fixed
+    /// addresses, and per check state, so that no capture asks which legality test applies.
     #[inline(always)]
-    fn captures_of<const UI: usize>(&self, list: &mut MoveList) {
+    fn captures_of<const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
-        let in_check = self.st.in_check;
+        let in_check = IN_CHECK;
         let exposing = EXPOSING[ksq & 127];
         let exposing = [exposing as u64, (exposing >> 64) as u64];
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
