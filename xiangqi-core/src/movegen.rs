@@ -1104,20 +1104,22 @@ impl Position {
     /// no per-piece callbacks, the legality filter inline.
     #[inline(always)]
     fn moves_into<const KIND: u8>(&self, list: &mut MoveList) {
-        match self.side {
-            Color::Red => self.moves_of::<KIND, 0>(list),
-            Color::Black => self.moves_of::<KIND, 1>(list),
+        match (self.side, self.st.in_check) {
+            (Color::Red, false) => self.moves_of::<KIND, 0, false>(list),
+            (Color::Black, false) => self.moves_of::<KIND, 1, false>(list),
+            (Color::Red, true) => self.moves_of::<KIND, 0, true>(list),
+            (Color::Black, true) => self.moves_of::<KIND, 1, true>(list),
         }
     }
 
-    /// [`Position::moves_into`] for the side to move, of colour index `UI` (a copy per
-    /// colour, like [`Position::captures_of`]).
+    /// [`Position::moves_into`] for the side to move, of colour index `UI`, in check or not
+    /// (`IN_CHECK`): a copy per colour and check state, like [`Position::captures_of`].
     #[inline(always)]
-    fn moves_of<const KIND: u8, const UI: usize>(&self, list: &mut MoveList) {
+    fn moves_of<const KIND: u8, const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
-        let in_check = self.st.in_check;
+        let in_check = IN_CHECK;
         // The squares a non-general move must touch to need the full test (see
         // `danger_halves`), as two 64-bit halves (bit tests without 128-bit shifts),
         // computed when a piece other than the general first needs them.
