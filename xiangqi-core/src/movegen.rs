@@ -876,7 +876,7 @@ impl Position {
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
-                return !self.exposes_general(us, from, to, to);
+                return !self.exposes_general::<UI>(from, to, to);
             }
             if !in_check {
                 // A capture leaves `to` occupied and takes an enemy piece away, so only
@@ -897,7 +897,7 @@ impl Position {
             {
                 return false;
             }
-            !self.exposes_general(us, from, to, ksq)
+            !self.exposes_general::<UI>(from, to, ksq)
         };
         let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
@@ -1001,10 +1001,12 @@ impl Position {
         }
     }
 
-    /// [`Position::king_attacked_after`] kept out of line, so that the generator's
-    /// per-move code stays small enough to inline (most moves need no test).
+    /// [`Position::king_attacked_after`] for the side of colour index `UI`, kept out of
+    /// line, so that the generator's per-move code stays small enough to inline (most moves
+    /// need no test); a copy per colour, so that the attackers' codes and tables are fixed.
     #[inline(never)]
-    fn exposes_general(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+    fn exposes_general<const UI: usize>(&self, from: usize, to: usize, ksq: usize) -> bool {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
         self.king_attacked_after(us, from, to, ksq)
     }
 
@@ -1145,7 +1147,7 @@ impl Position {
                             } else {
                                 target == EMPTY || code_color(target) != ui
                             };
-                            if ok && !self.exposes_general(us, from, to, to) {
+                            if ok && !self.exposes_general::<UI>(from, to, to) {
                                 list.push(Move::from_distinct(from, to));
                             }
                         }
@@ -1166,9 +1168,9 @@ impl Position {
                         let quick = !from_sensitive && !in_check;
                         let legal = |to: usize| -> bool {
                             if quick {
-                                !bit(&danger, to) || !self.exposes_general(us, from, to, ksq)
+                                !bit(&danger, to) || !self.exposes_general::<UI>(from, to, ksq)
                             } else if from_sensitive || bit(&danger, to) {
-                                !self.exposes_general(us, from, to, ksq)
+                                !self.exposes_general::<UI>(from, to, ksq)
                             } else {
                                 !in_check
                             }
@@ -1227,9 +1229,9 @@ impl Position {
                         continue;
                     }
                     let legal = if quick {
-                        !bit(&danger, to) || !self.exposes_general(us, from, to, ksq)
+                        !bit(&danger, to) || !self.exposes_general::<UI>(from, to, ksq)
                     } else if from_sensitive || bit(&danger, to) {
-                        !self.exposes_general(us, from, to, ksq)
+                        !self.exposes_general::<UI>(from, to, ksq)
                     } else {
                         !in_check
                     };
