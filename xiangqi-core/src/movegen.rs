@@ -167,13 +167,19 @@ impl Position {
         self.king_attacked_after(color, NO_SQ, NO_SQ, k)
     }
 
-    /// After a move of `piece` from `from` to `to` (already made on the board), is the
-    /// general of the side now to move attacked, given that it was not before the move?
+    /// After a move of `piece` (of colour index `UI`) from `from` to `to` (already made on
+    /// the board), is the general of the side now to move attacked, given that it was not
+    /// before the move?
     /// Only the moved piece and the lines and horse legs through `from` and `to` can have
     /// changed anything: a check is either given by the moved piece or discovered.
     #[inline(always)]
-    pub(crate) fn gives_check_after(&self, from: usize, to: usize, piece: u8) -> bool {
-        let us = code_color(piece) & 1;
+    pub(crate) fn gives_check_after<const UI: usize>(
+        &self,
+        from: usize,
+        to: usize,
+        piece: u8,
+    ) -> bool {
+        let us = UI;
         let ksq = self.kings[us ^ 1] as usize & 127;
         let (kf, kr) = file_rank(ksq);
         let (ff, fr) = file_rank(from);
