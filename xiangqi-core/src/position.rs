@@ -392,10 +392,21 @@ impl Position {
     /// given the [`Undo`] that call returned.
     #[inline]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        // The side that made the move is the one not to move now.
+        match self.side {
+            Color::Black => self.unmake_move_of::<0>(m, undo),
+            Color::Red => self.unmake_move_of::<1>(m, undo),
+        }
+    }
+
+    /// [`Position::unmake_move`] of a move by colour index `UI` (a copy per colour, as for
+    /// [`Position::make_move`]).
+    #[inline(always)]
+    fn unmake_move_of<const UI: usize>(&mut self, m: Move, undo: Undo) {
         let from = m.from().index();
         let to = m.to().index();
-        self.side = self.side.other();
-        let us = self.side.index();
+        self.side = if UI == 0 { Color::Red } else { Color::Black };
+        let us = UI;
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let piece = self.board[to];
         self.board[from] = piece;
