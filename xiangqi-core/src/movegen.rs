@@ -615,6 +615,16 @@ impl Position {
 
     /// Is `m` legal in this position? Agrees exactly with membership in [`Position::legal_moves`].
     pub fn is_legal(&self, m: Move) -> bool {
+        // A copy per colour, so that the attack test's codes and tables are constants.
+        match self.side {
+            Color::Red => self.is_legal_of::<0>(m),
+            Color::Black => self.is_legal_of::<1>(m),
+        }
+    }
+
+    /// [`Position::is_legal`] for the side to move, of colour index `UI`.
+    #[inline(always)]
+    fn is_legal_of<const UI: usize>(&self, m: Move) -> bool {
         let from = m.from().index();
         let to = m.to().index();
         let piece = self.board[from];
@@ -625,7 +635,7 @@ impl Position {
         if target != EMPTY && code_color(target) == self.side.index() {
             return false;
         }
-        self.is_pseudo_legal(from, to, piece, target) && self.is_safe(from, to, piece)
+        self.is_pseudo_legal(from, to, piece, target) && self.is_safe::<UI>(from, to, piece)
     }
 
     /// Can `piece` on `from` move to `to` by the movement rules (`target`: the code on `to`,
@@ -678,8 +688,8 @@ impl Position {
 
     /// Is our general safe after the pseudo-legal move `from`-`to` of `piece`?
     #[inline(always)]
-    fn is_safe(&self, from: usize, to: usize, piece: u8) -> bool {
-        let us = self.side;
+    fn is_safe<const UI: usize>(&self, from: usize, to: usize, piece: u8) -> bool {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
         if piece == code(us, Role::King) {
             return !self.king_attacked_after(us, from, to, to);
         }
