@@ -1101,13 +1101,15 @@ impl Position {
 
     /// The squares a non-general move must leave or enter to need the full test, as two
     /// 64-bit halves, out of line (computed at most once per generation, and only when a
-    /// piece other than the general needs it): when not in check, [`Position::danger_squares`] (a move touching
-    /// none of them is legal); in check, [`Position::evasion_squares`] (a move touching
-    /// none of them is illegal).
+    /// piece other than the general needs it): when not in check,
+    /// [`Position::danger_squares`] (a move touching none of them is legal); in check,
+    /// [`Position::evasion_squares`] (a move touching none of them is illegal). A copy per
+    /// colour (`UI`) and check state, as for the generator.
     #[inline(never)]
     #[cold]
-    fn danger_halves(&self, us: Color, ksq: usize) -> [u64; 2] {
-        let d = if self.st.in_check {
+    fn danger_halves<const UI: usize, const IN_CHECK: bool>(&self, ksq: usize) -> [u64; 2] {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        let d = if IN_CHECK {
             self.evasion_squares(us, ksq)
         } else {
             self.danger_squares(us, ksq)
@@ -1134,7 +1136,6 @@ impl Position {
     /// (`IN_CHECK`): a copy per colour and check state, like [`Position::captures_of`].
     #[inline(always)]
     fn moves_of<const KIND: u8, const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
-        let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
         let in_check = IN_CHECK;
@@ -1175,7 +1176,7 @@ impl Position {
                     6 => (&PAWN_MOVES[ui][from], false),
                     _ => {
                         if !danger_known {
-                            danger = self.danger_halves(us, ksq);
+                            danger = self.danger_halves::<UI, IN_CHECK>(ksq);
                             danger_known = true;
                         }
                         let from_sensitive = bit(&danger, from);
@@ -1228,7 +1229,7 @@ impl Position {
                 // The danger squares are needed by nearly every piece: known before its loop
                 // (then, as for the sliders, one flag for the usual case).
                 if !danger_known {
-                    danger = self.danger_halves(us, ksq);
+                    danger = self.danger_halves::<UI, IN_CHECK>(ksq);
                     danger_known = true;
                 }
                 let from_sensitive = bit(&danger, from);
