@@ -270,7 +270,7 @@ impl Position {
         let (from, to) = (m.from().index(), m.to().index());
         let them = self.side.other();
         let ksq = self.kings[them.index()] as usize;
-        self.general_attacked_after::<true>(them, from, to, self.board[from], ksq)
+        self.general_attacked_after::<true, false>(them, from, to, self.board[from], ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
@@ -278,7 +278,7 @@ impl Position {
     #[inline(always)]
     fn king_attacked_after(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
         // Our moved piece is never an attacker of our general: any of ours will do.
-        self.general_attacked_after::<false>(us, from, to, code(us, Role::King), ksq)
+        self.general_attacked_after::<false, false>(us, from, to, code(us, Role::King), ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked once the piece `moved` (of either
@@ -286,8 +286,11 @@ impl Position {
     /// things stand.) The board is not changed: the general's lines are read on their
     /// occupancy masks as the move leaves them. With a piece of ours moved, this is the
     /// legality test; with one of theirs (`THEIRS_MOVED`), whether the move gives check.
+    /// `GENERAL_MOVED`: the move is the general's own (`to == ksq`), so that `to` is on none
+    /// of the lines, jumps and steps looked at, and the general's bit on its lines is not
+    /// read.
     #[inline(always)]
-    fn general_attacked_after<const THEIRS_MOVED: bool>(
+    fn general_attacked_after<const THEIRS_MOVED: bool, const GENERAL_MOVED: bool>(
         &self,
         us: Color,
         from: usize,
@@ -306,7 +309,7 @@ impl Position {
         // ours left, the code read is still ours (never an attacker), so only a point an
         // attacker left needs looking at. Lines never reach `from` (it is out of the masks).
         let at = |s: usize| -> u8 {
-            if s == to {
+            if !GENERAL_MOVED && s == to {
                 moved
             } else if THEIRS_MOVED && s == from {
                 EMPTY
@@ -315,7 +318,7 @@ impl Position {
             }
         };
         // Whether the point `s` is empty once the move is made.
-        let empty = |s: usize| s == from || (s != to && self.board[s] == EMPTY);
+        let empty = |s: usize| s == from || ((GENERAL_MOVED || s != to) && self.board[s] == EMPTY);
 
         let mut rank_occ = self.rank_occ[kr];
         let mut file_occ = self.file_occ[kf];
@@ -327,10 +330,10 @@ impl Position {
             if f.file as usize == kf {
                 file_occ &= !f.file_bit;
             }
-            if t.rank as usize == kr {
+            if !GENERAL_MOVED && t.rank as usize == kr {
                 rank_occ |= t.rank_bit;
             }
-            if t.file as usize == kf {
+            if !GENERAL_MOVED && t.file as usize == kf {
                 file_occ |= t.file_bit;
             }
         }
@@ -691,7 +694,7 @@ impl Position {
     fn is_safe<const UI: usize>(&self, from: usize, to: usize, piece: u8) -> bool {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         if piece == code(us, Role::King) {
-            return !self.king_attacked_after(us, from, to, to);
+            return !self.general_move_exposed::<UI>(from, to);
         }
         let k = self.kings[us.index()] as usize;
         if !self.st.in_check {
@@ -892,7 +895,7 @@ impl Position {
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
-                return !self.exposes_general::<UI>(from, to, to);
+                return !self.general_move_exposed::<UI>(from, to);
             }
             if !in_check {
                 // A capture leaves `to` occupied and takes an enemy piece away, so only
@@ -1024,6 +1027,14 @@ impl Position {
     fn exposes_general<const UI: usize>(&self, from: usize, to: usize, ksq: usize) -> bool {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         self.king_attacked_after(us, from, to, ksq)
+    }
+
+    /// [`Position::exposes_general`] for a move of the general itself, `from`-`to`: is it
+    /// attacked on `to`?
+    #[inline(never)]
+    fn general_move_exposed<const UI: usize>(&self, from: usize, to: usize) -> bool {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        self.general_attacked_after::<false, true>(us, from, to, code(us, Role::King), to)
     }
 
     /// The squares a move of one of our pieces (other than the general) must leave or enter
@@ -1164,7 +1175,7 @@ impl Position {
                             } else {
                                 target == EMPTY || code_color(target) != ui
                             };
-                            if ok && !self.exposes_general::<UI>(from, to, to) {
+                            if ok && !self.general_move_exposed::<UI>(from, to) {
                                 list.push(Move::from_distinct(from, to));
                             }
                         }
