@@ -568,6 +568,7 @@ impl Position {
     /// assert!(!pos.see_ge(m, 0, &values));
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; 7]) -> bool {
         self.see_ge_with(m, threshold, values, in_usual_order(values))
     }
