@@ -171,7 +171,8 @@ impl<'a> Exchange<'a> {
     /// The exchange on `to`, once the piece on `from` has taken there.
     #[inline(always)]
     fn new(pos: &'a Position, from: usize, to: usize) -> Exchange<'a> {
-        let (tf, tr) = (to % 9, to / 9);
+        let b = &SQUARE_BITS[to & 127];
+        let (tf, tr) = (b.file as usize, b.rank as usize);
         let mut ex = Exchange {
             pos,
             to,
