@@ -299,7 +299,7 @@ impl Position {
         ksq: usize,
     ) -> bool {
         let them = us.other();
-        let (kf, kr) = (ksq % 9, ksq / 9);
+        let (kf, kr) = file_rank(ksq & 127);
         let chariot = code(them, Role::Chariot);
         let cannon = code(them, Role::Cannon);
         let king = code(them, Role::King);
