@@ -645,7 +645,7 @@ impl Position {
     /// empty or an enemy piece)? Tested for this one destination: a step-table bit and the
     /// blocking point for the short-range pieces, the pieces between on the line for the
     /// chariot and the cannon.
-    #[inline]
+    #[inline(always)]
     fn is_pseudo_legal(&self, from: usize, to: usize, piece: u8, target: u8) -> bool {
         let us = code_color(piece);
         let bit = SQUARE_BITS[to].bit;
