@@ -1273,6 +1273,29 @@ impl Position {
 }
 
 #[cfg(test)]
+mod quiet_table_tests {
+    use super::scan;
+    use crate::tables::{FILE_QUIET, RANK_QUIET};
+
+    /// The quiet tables hold what the line scan works out, for every position and occupancy.
+    #[test]
+    fn quiet_tables_agree_with_the_scan() {
+        for (p, table) in RANK_QUIET.iter().enumerate() {
+            for occ in 0..512u16 {
+                let occ = occ | 1 << p;
+                assert_eq!(table[occ as usize], scan(occ, p as u32, 9).quiet);
+            }
+        }
+        for (p, table) in FILE_QUIET.iter().enumerate() {
+            for occ in 0..1024u16 {
+                let occ = occ | 1 << p;
+                assert_eq!(table[occ as usize], scan(occ, p as u32, 10).quiet);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod gives_check_tests {
     use crate::{Position, Problems};
 

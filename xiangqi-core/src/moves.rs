@@ -117,3 +117,26 @@ pub const MAX_MOVES: usize = 128;
 
 /// A list of moves stored inline (no heap allocation), with room for [`MAX_MOVES`].
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+#[cfg(test)]
+mod tests {
+    use super::Move;
+    use crate::Square;
+
+    /// `to_u16` is the 14-bit packing `from | to << 7` (the stored top bit left out), and
+    /// `from_u16` inverts it.
+    #[test]
+    fn to_u16_is_the_fourteen_bit_packing() {
+        for from in Square::all() {
+            for to in Square::all() {
+                let Some(m) = Move::try_new(from, to) else {
+                    continue;
+                };
+                let v = m.to_u16();
+                assert_eq!(v, from.index() as u16 | (to.index() as u16) << 7);
+                assert_eq!(Move::from_u16(v), Some(m));
+                assert_eq!((m.from(), m.to()), (from, to));
+            }
+        }
+    }
+}
