@@ -22,14 +22,17 @@
 //! only leaving its from-point can expose the general, and only from the general's rank or
 //! file or a point diagonally next to it (`EXPOSING`, one bit test); those few captures are
 //! tested on the one line through the from-point, or the horses whose leg it is
-//! (`leaving_exposes`). In check every capture gets the full test (there are few).
+//! (`leaving_exposes`). In check a capture that neither lands where a checker could stand
+//! (`CHECK_SOURCES`) nor leaves the general's rank or file is illegal; the others get the
+//! full test.
 
 use crate::position::{code, code_color, code_role, Position, EMPTY};
 use crate::tables::{
-    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, ELEPHANT_MOVES, ELEPHANT_TARGETS,
-    EXPOSING, FILE_DOWN, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP, HORSE_ATTACKERS, HORSE_MOVES,
-    HORSE_TARGETS, KING_MOVES, KING_TARGETS, PAWN_ATTACKERS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN,
-    RANK_UP, SQUARE_BITS,
+    Steps, ADVISOR_MOVES, ADVISOR_TARGETS, CAPTURE_REACH, CHECK_SOURCES, ELEPHANT_MOVES,
+    ELEPHANT_TARGETS, EXPOSING, FILE_DOWN, FILE_QUIET, FILE_SPREAD_HIGH, FILE_SPREAD_LOW, FILE_UP,
+    HORSE_ATTACKERS, HORSE_MOVES, HORSE_TARGETS, KING_MOVES, KING_TARGETS, LINES, PAWN_ATTACKERS,
+    PAWN_ATTACKER_SETS, PAWN_MOVES, PAWN_TARGETS, RANK_DOWN, RANK_OTHERS, RANK_QUIET, RANK_UP,
+    SQUARE_BITS,
 };
 use crate::{Color, Move, MoveList, Role, Square};
 use arrayvec::ArrayVec;
@@ -151,23 +154,6 @@ fn file_rank(s: usize) -> (usize, usize) {
     (b.file as usize, b.rank as usize)
 }
 
-/// The capture targets upward and downward (single bits, 0 when none) on a line with
-/// occupancy `occ` of a chariot at position `p`: the first piece each way; with `CANNON`,
-/// the second (the one behind the screen).
-#[inline(always)]
-fn line_targets<const CANNON: bool>(occ: u16, p: usize) -> (u16, u16) {
-    let above = occ & !((2u16 << p) - 1);
-    let below = occ & ((1u16 << p) - 1);
-    let first_up = above & above.wrapping_neg();
-    let first_down = highest_bit(below);
-    if CANNON {
-        let rest = above ^ first_up;
-        (rest & rest.wrapping_neg(), highest_bit(below ^ first_down))
-    } else {
-        (first_up, first_down)
-    }
-}
-
 #[inline(always)]
 fn bit_index(b: u16) -> usize {
     b.trailing_zeros() as usize
@@ -181,13 +167,19 @@ impl Position {
         self.king_attacked_after(color, NO_SQ, NO_SQ, k)
     }
 
-    /// After a move of `piece` from `from` to `to` (already made on the board), is the
-    /// general of the side now to move attacked, given that it was not before the move?
+    /// After a move of `piece` (of colour index `UI`) from `from` to `to` (already made on
+    /// the board), is the general of the side now to move attacked, given that it was not
+    /// before the move?
     /// Only the moved piece and the lines and horse legs through `from` and `to` can have
     /// changed anything: a check is either given by the moved piece or discovered.
     #[inline(always)]
-    pub(crate) fn gives_check_after(&self, from: usize, to: usize, piece: u8) -> bool {
-        let us = code_color(piece) & 1;
+    pub(crate) fn gives_check_after<const UI: usize>(
+        &self,
+        from: usize,
+        to: usize,
+        piece: u8,
+    ) -> bool {
+        let us = UI;
         let ksq = self.kings[us ^ 1] as usize & 127;
         let (kf, kr) = file_rank(ksq);
         let (ff, fr) = file_rank(from);
@@ -278,7 +270,7 @@ impl Position {
         let (from, to) = (m.from().index(), m.to().index());
         let them = self.side.other();
         let ksq = self.kings[them.index()] as usize;
-        self.general_attacked_after::<true>(them, from, to, self.board[from], ksq)
+        self.general_attacked_after::<true, false>(them, from, to, self.board[from], ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
@@ -286,7 +278,7 @@ impl Position {
     #[inline(always)]
     fn king_attacked_after(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
         // Our moved piece is never an attacker of our general: any of ours will do.
-        self.general_attacked_after::<false>(us, from, to, code(us, Role::King), ksq)
+        self.general_attacked_after::<false, false>(us, from, to, code(us, Role::King), ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked once the piece `moved` (of either
@@ -294,8 +286,11 @@ impl Position {
     /// things stand.) The board is not changed: the general's lines are read on their
     /// occupancy masks as the move leaves them. With a piece of ours moved, this is the
     /// legality test; with one of theirs (`THEIRS_MOVED`), whether the move gives check.
+    /// `GENERAL_MOVED`: the move is the general's own (`to == ksq`), so that `to` is on none
+    /// of the lines, jumps and steps looked at, and the general's bit on its lines is not
+    /// read.
     #[inline(always)]
-    fn general_attacked_after<const THEIRS_MOVED: bool>(
+    fn general_attacked_after<const THEIRS_MOVED: bool, const GENERAL_MOVED: bool>(
         &self,
         us: Color,
         from: usize,
@@ -304,7 +299,7 @@ impl Position {
         ksq: usize,
     ) -> bool {
         let them = us.other();
-        let (kf, kr) = (ksq % 9, ksq / 9);
+        let (kf, kr) = file_rank(ksq & 127);
         let chariot = code(them, Role::Chariot);
         let cannon = code(them, Role::Cannon);
         let king = code(them, Role::King);
@@ -314,7 +309,7 @@ impl Position {
         // ours left, the code read is still ours (never an attacker), so only a point an
         // attacker left needs looking at. Lines never reach `from` (it is out of the masks).
         let at = |s: usize| -> u8 {
-            if s == to {
+            if !GENERAL_MOVED && s == to {
                 moved
             } else if THEIRS_MOVED && s == from {
                 EMPTY
@@ -323,7 +318,7 @@ impl Position {
             }
         };
         // Whether the point `s` is empty once the move is made.
-        let empty = |s: usize| s == from || (s != to && self.board[s] == EMPTY);
+        let empty = |s: usize| s == from || ((GENERAL_MOVED || s != to) && self.board[s] == EMPTY);
 
         let mut rank_occ = self.rank_occ[kr];
         let mut file_occ = self.file_occ[kf];
@@ -335,10 +330,10 @@ impl Position {
             if f.file as usize == kf {
                 file_occ &= !f.file_bit;
             }
-            if t.rank as usize == kr {
+            if !GENERAL_MOVED && t.rank as usize == kr {
                 rank_occ |= t.rank_bit;
             }
-            if t.file as usize == kf {
+            if !GENERAL_MOVED && t.file as usize == kf {
                 file_occ |= t.file_bit;
             }
         }
@@ -347,14 +342,25 @@ impl Position {
         // tables (an always empty point past the 90th when none).
         let up = |d: u8| (ksq + d as usize) & 255;
         let down = |d: u8| ksq.wrapping_sub(d as usize) & 255;
-        let u = RANK_UP[(rank_occ >> (kf + 1)) as u8 as usize];
-        let d = RANK_DOWN[(rank_occ << (8 - kf)) as u8 as usize];
-        if at(up(u[0])) == chariot
-            || at(up(u[1])) == cannon
-            || at(down(d[0])) == chariot
-            || at(down(d[1])) == cannon
-        {
-            return true;
+        // The enemy pieces, with the moved one where it lands when it is theirs (where
+        // ours captures one, the set keeps it: the filters below only skip the look when
+        // there is none).
+        let mut enemies = self.by_color[them.index()];
+        if THEIRS_MOVED {
+            enemies |= SQUARE_BITS[to].bit;
+        }
+        // The rank only when an enemy piece stands on it (rarely, for a general in its
+        // palace).
+        if RANK_OTHERS[ksq] & enemies != 0 {
+            let u = RANK_UP[(rank_occ >> (kf + 1)) as u8 as usize];
+            let d = RANK_DOWN[(rank_occ << (8 - kf)) as u8 as usize];
+            if at(up(u[0])) == chariot
+                || at(up(u[1])) == cannon
+                || at(down(d[0])) == chariot
+                || at(down(d[1])) == cannon
+            {
+                return true;
+            }
         }
         let u = FILE_UP[(file_occ >> (kr + 1)) as usize & 511];
         let d = FILE_DOWN[(file_occ << (9 - kr)) as usize & 511];
@@ -371,10 +377,6 @@ impl Position {
 
         // Horses only when an enemy piece stands (or arrives) a horse's jump away (one table
         // load: the jumps are symmetric).
-        let mut enemies = self.by_color[them.index()];
-        if THEIRS_MOVED && moved == horse {
-            enemies |= SQUARE_BITS[to].bit;
-        }
         if HORSE_TARGETS[ksq] & enemies != 0 {
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {
@@ -383,10 +385,13 @@ impl Position {
                 }
             }
         }
-        let pa = &PAWN_ATTACKERS[them.index()][ksq];
-        for i in 0..pa.len as usize {
-            if at(pa.to[i] as usize) == pawn {
-                return true;
+        // Pawns only when an enemy piece stands (or arrives) where one would attack from.
+        if PAWN_ATTACKER_SETS[them.index()][ksq] & enemies != 0 {
+            let pa = &PAWN_ATTACKERS[them.index()][ksq];
+            for i in 0..pa.len as usize {
+                if at(pa.to[i] as usize) == pawn {
+                    return true;
+                }
             }
         }
         false
@@ -613,6 +618,16 @@ impl Position {
 
     /// Is `m` legal in this position? Agrees exactly with membership in [`Position::legal_moves`].
     pub fn is_legal(&self, m: Move) -> bool {
+        // A copy per colour, so that the attack test's codes and tables are constants.
+        match self.side {
+            Color::Red => self.is_legal_of::<0>(m),
+            Color::Black => self.is_legal_of::<1>(m),
+        }
+    }
+
+    /// [`Position::is_legal`] for the side to move, of colour index `UI`.
+    #[inline(always)]
+    fn is_legal_of<const UI: usize>(&self, m: Move) -> bool {
         let from = m.from().index();
         let to = m.to().index();
         let piece = self.board[from];
@@ -623,14 +638,14 @@ impl Position {
         if target != EMPTY && code_color(target) == self.side.index() {
             return false;
         }
-        self.is_pseudo_legal(from, to, piece, target) && self.is_safe(from, to, piece)
+        self.is_pseudo_legal(from, to, piece, target) && self.is_safe::<UI>(from, to, piece)
     }
 
     /// Can `piece` on `from` move to `to` by the movement rules (`target`: the code on `to`,
     /// empty or an enemy piece)? Tested for this one destination: a step-table bit and the
     /// blocking point for the short-range pieces, the pieces between on the line for the
     /// chariot and the cannon.
-    #[inline]
+    #[inline(always)]
     fn is_pseudo_legal(&self, from: usize, to: usize, piece: u8, target: u8) -> bool {
         let us = code_color(piece);
         let bit = SQUARE_BITS[to].bit;
@@ -676,10 +691,10 @@ impl Position {
 
     /// Is our general safe after the pseudo-legal move `from`-`to` of `piece`?
     #[inline(always)]
-    fn is_safe(&self, from: usize, to: usize, piece: u8) -> bool {
-        let us = self.side;
+    fn is_safe<const UI: usize>(&self, from: usize, to: usize, piece: u8) -> bool {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
         if piece == code(us, Role::King) {
-            return !self.king_attacked_after(us, from, to, to);
+            return !self.general_move_exposed::<UI>(from, to);
         }
         let k = self.kings[us.index()] as usize;
         if !self.st.in_check {
@@ -760,16 +775,22 @@ impl Position {
         let on_rank: u16 = 1 << code(them, Role::Chariot) | 1 << code(them, Role::Cannon);
         let on_file = on_rank | 1 << code(them, Role::King);
         let (kf, kr) = (ksq % 9, ksq / 9);
-        let rank = line_danger(self.rank_occ[kr], kf as u32, on_rank, |q| {
-            self.board[kr * 9 + q]
-        });
+        // The general's rank only when an enemy piece stands on it (rarely).
+        let rank = if RANK_OTHERS[ksq] & self.by_color[them.index()] != 0 {
+            line_danger(self.rank_occ[kr], kf as u32, on_rank, |q| {
+                self.board[kr * 9 + q]
+            })
+        } else {
+            0
+        };
         let file = line_danger(self.file_occ[kf], kr as u32, on_file, |q| {
             self.board[q * 9 + kf]
         });
         let mut danger = (rank as u128) << (kr * 9)
             | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
                 << kf;
-        if self.counts[code(them, Role::Horse) as usize] != 0 {
+        // Horse legs only when an enemy piece stands a horse's jump away.
+        if HORSE_TARGETS[ksq] & self.by_color[them.index()] != 0 {
             let horse = code(them, Role::Horse);
             let ha = &HORSE_ATTACKERS[ksq];
             for i in 0..ha.len as usize {
@@ -816,7 +837,9 @@ impl Position {
 
     /// [`Position::slider_captures`] for a chariot (or, with `CANNON`, a cannon) on `from`
     /// of colour index `us`, computing only the targets of that kind: the first (or second)
-    /// piece along its rank upward and downward, then along its file, when an enemy's.
+    /// piece along its rank upward and downward, then along its file, when an enemy's. The
+    /// targets are read from the ray tables (one load a direction, an always empty point
+    /// past the 90th when there is none) rather than isolated bit by bit on the masks.
     #[inline(always)]
     fn line_captures<const CANNON: bool>(
         &self,
@@ -825,48 +848,54 @@ impl Position {
         emit: &mut impl FnMut(usize),
     ) {
         let (ff, fr) = file_rank(from);
-        let (ru, rd) = line_targets::<CANNON>(self.rank_occ[fr], ff);
-        let (fu, fd) = line_targets::<CANNON>(self.file_occ[ff], fr);
-        for (b, on_rank) in [(ru, true), (rd, true), (fu, false), (fd, false)] {
-            if b != 0 {
-                let to = if on_rank {
-                    fr * 9 + bit_index(b)
-                } else {
-                    bit_index(b) * 9 + ff
-                };
-                if code_color(self.board[to]) != us {
-                    emit(to);
-                }
+        let (rank, file) = (self.rank_occ[fr], self.file_occ[ff]);
+        let k = CANNON as usize;
+        let ru = RANK_UP[(rank >> (ff + 1)) as u8 as usize][k] as usize;
+        let rd = RANK_DOWN[(rank << (8 - ff)) as u8 as usize][k] as usize;
+        let fu = FILE_UP[(file >> (fr + 1)) as usize & 511][k] as usize;
+        let fd = FILE_DOWN[(file << (9 - fr)) as usize & 511][k] as usize;
+        for to in [
+            (from + ru) & 255,
+            from.wrapping_sub(rd) & 255,
+            (from + fu) & 255,
+            from.wrapping_sub(fd) & 255,
+        ] {
+            let target = self.board[to];
+            if target != EMPTY && code_color(target) != us {
+                emit(to);
             }
         }
     }
 
     /// The capture generator: what `moves_into::<ALL>` gives of the captures, in the same order, written
     /// out for the quiescence search's sake (no callbacks, the per-piece work hoisted, the
-    /// sliders' targets read straight off the line masks).
+    /// sliders' targets read off the ray tables).
     #[inline(always)]
     fn captures_into(&self, list: &mut MoveList) {
-        match self.side {
-            Color::Red => self.captures_of::<0>(list),
-            Color::Black => self.captures_of::<1>(list),
+        match (self.side, self.st.in_check) {
+            (Color::Red, false) => self.captures_of::<0, false>(list),
+            (Color::Black, false) => self.captures_of::<1, false>(list),
+            (Color::Red, true) => self.captures_of::<0, true>(list),
+            (Color::Black, true) => self.captures_of::<1, true>(list),
         }
     }
 
-    /// [`Position::captures_into`] for the side to move, of colour index `UI`: a copy per
-    /// colour, so that the colour's tables are at fixed addresses.
+    /// [`Position::captures_into`] for the side to move, of colour index `UI`, in check or
+    /// not (`IN_CHECK`): a copy per colour, so that the colour's tables are at fixed
+    /// addresses, and per check state, so that no capture asks which legality test applies.
     #[inline(always)]
-    fn captures_of<const UI: usize>(&self, list: &mut MoveList) {
+    fn captures_of<const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
-        let in_check = self.st.in_check;
+        let in_check = IN_CHECK;
         let exposing = EXPOSING[ksq & 127];
         let exposing = [exposing as u64, (exposing >> 64) as u64];
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
-                return !self.exposes_general(us, from, to, to);
+                return !self.general_move_exposed::<UI>(from, to);
             }
             if !in_check {
                 // A capture leaves `to` occupied and takes an enemy piece away, so only
@@ -877,8 +906,17 @@ impl Position {
                 }
                 return !self.leaving_exposes(us, from, to, ksq);
             }
-            // In check (rare, and with few captures): the full test.
-            !self.exposes_general(us, from, to, ksq)
+            // In check, a capture by a piece other than the general can only end it by
+            // taking a checker (which stands on a point of CHECK_SOURCES) or by leaving the
+            // general's rank or file (a cannon's screen): `to` stays occupied, so nothing
+            // else changes on the check lines, and a checking horse's leg is empty. Any
+            // other capture leaves the check; the rest get the full test.
+            if (CHECK_SOURCES[ui ^ 1][ksq & 127] & SQUARE_BITS[to].bit) == 0
+                && (LINES[ksq & 127] & SQUARE_BITS[from].bit) == 0
+            {
+                return false;
+            }
+            !self.exposes_general::<UI>(from, to, ksq)
         };
         let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
@@ -982,11 +1020,21 @@ impl Position {
         }
     }
 
-    /// [`Position::king_attacked_after`] kept out of line, so that the generator's
-    /// per-move code stays small enough to inline (most moves need no test).
+    /// [`Position::king_attacked_after`] for the side of colour index `UI`, kept out of
+    /// line, so that the generator's per-move code stays small enough to inline (most moves
+    /// need no test); a copy per colour, so that the attackers' codes and tables are fixed.
     #[inline(never)]
-    fn exposes_general(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
+    fn exposes_general<const UI: usize>(&self, from: usize, to: usize, ksq: usize) -> bool {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
         self.king_attacked_after(us, from, to, ksq)
+    }
+
+    /// [`Position::exposes_general`] for a move of the general itself, `from`-`to`: is it
+    /// attacked on `to`?
+    #[inline(never)]
+    fn general_move_exposed<const UI: usize>(&self, from: usize, to: usize) -> bool {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        self.general_attacked_after::<false, true>(us, from, to, code(us, Role::King), to)
     }
 
     /// The squares a move of one of our pieces (other than the general) must leave or enter
@@ -1010,13 +1058,16 @@ impl Position {
             }
         };
         let mut rank = 0u16;
-        let r = scan(self.rank_occ[kr], kf as u32, 9);
-        for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
-            if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
-                rank |= span(first, kf as u32);
-            }
-            if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
-                rank |= span(second, kf as u32);
+        // The general's rank only when an enemy piece stands on it (rarely).
+        if RANK_OTHERS[ksq] & self.by_color[them.index()] != 0 {
+            let r = scan(self.rank_occ[kr], kf as u32, 9);
+            for (first, second) in [(r.first_up, r.second_up), (r.first_down, r.second_down)] {
+                if first != 0 && self.board[kr * 9 + bit_index(first)] == chariot {
+                    rank |= span(first, kf as u32);
+                }
+                if second != 0 && self.board[kr * 9 + bit_index(second)] == cannon {
+                    rank |= span(second, kf as u32);
+                }
             }
         }
         let mut file = 0u16;
@@ -1035,19 +1086,25 @@ impl Position {
         let mut r = (rank as u128) << (kr * 9)
             | (FILE_SPREAD_LOW[file as usize & 31] | FILE_SPREAD_HIGH[(file as usize >> 5) & 31])
                 << kf;
-        let horse = code(them, Role::Horse);
-        let ha = &HORSE_ATTACKERS[ksq];
-        for i in 0..ha.len as usize {
-            let (h, leg) = (ha.to[i] as usize, ha.via[i] as usize);
-            if self.board[h] == horse && self.board[leg] == EMPTY {
-                r |= SQUARE_BITS[h].bit | SQUARE_BITS[leg].bit;
+        // Horses and pawns only when an enemy piece stands where one would check from.
+        let enemies = self.by_color[them.index()];
+        if HORSE_TARGETS[ksq] & enemies != 0 {
+            let horse = code(them, Role::Horse);
+            let ha = &HORSE_ATTACKERS[ksq];
+            for i in 0..ha.len as usize {
+                let (h, leg) = (ha.to[i] as usize, ha.via[i] as usize);
+                if self.board[h] == horse && self.board[leg] == EMPTY {
+                    r |= SQUARE_BITS[h].bit | SQUARE_BITS[leg].bit;
+                }
             }
         }
-        let pawn = code(them, Role::Pawn);
-        let pa = &PAWN_ATTACKERS[them.index()][ksq];
-        for i in 0..pa.len as usize {
-            if self.board[pa.to[i] as usize] == pawn {
-                r |= SQUARE_BITS[pa.to[i] as usize].bit;
+        if PAWN_ATTACKER_SETS[them.index()][ksq] & enemies != 0 {
+            let pawn = code(them, Role::Pawn);
+            let pa = &PAWN_ATTACKERS[them.index()][ksq];
+            for i in 0..pa.len as usize {
+                if self.board[pa.to[i] as usize] == pawn {
+                    r |= SQUARE_BITS[pa.to[i] as usize].bit;
+                }
             }
         }
         r
@@ -1055,13 +1112,15 @@ impl Position {
 
     /// The squares a non-general move must leave or enter to need the full test, as two
     /// 64-bit halves, out of line (computed at most once per generation, and only when a
-    /// move needs it): when not in check, [`Position::danger_squares`] (a move touching
-    /// none of them is legal); in check, [`Position::evasion_squares`] (a move touching
-    /// none of them is illegal).
+    /// piece other than the general needs it): when not in check,
+    /// [`Position::danger_squares`] (a move touching none of them is legal); in check,
+    /// [`Position::evasion_squares`] (a move touching none of them is illegal). A copy per
+    /// colour (`UI`) and check state, as for the generator.
     #[inline(never)]
     #[cold]
-    fn danger_halves(&self, us: Color, ksq: usize) -> [u64; 2] {
-        let d = if self.st.in_check {
+    fn danger_halves<const UI: usize, const IN_CHECK: bool>(&self, ksq: usize) -> [u64; 2] {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
+        let d = if IN_CHECK {
             self.evasion_squares(us, ksq)
         } else {
             self.danger_squares(us, ksq)
@@ -1076,23 +1135,24 @@ impl Position {
     /// no per-piece callbacks, the legality filter inline.
     #[inline(always)]
     fn moves_into<const KIND: u8>(&self, list: &mut MoveList) {
-        match self.side {
-            Color::Red => self.moves_of::<KIND, 0>(list),
-            Color::Black => self.moves_of::<KIND, 1>(list),
+        match (self.side, self.st.in_check) {
+            (Color::Red, false) => self.moves_of::<KIND, 0, false>(list),
+            (Color::Black, false) => self.moves_of::<KIND, 1, false>(list),
+            (Color::Red, true) => self.moves_of::<KIND, 0, true>(list),
+            (Color::Black, true) => self.moves_of::<KIND, 1, true>(list),
         }
     }
 
-    /// [`Position::moves_into`] for the side to move, of colour index `UI` (a copy per
-    /// colour, like [`Position::captures_of`]).
+    /// [`Position::moves_into`] for the side to move, of colour index `UI`, in check or not
+    /// (`IN_CHECK`): a copy per colour and check state, like [`Position::captures_of`].
     #[inline(always)]
-    fn moves_of<const KIND: u8, const UI: usize>(&self, list: &mut MoveList) {
-        let us = if UI == 0 { Color::Red } else { Color::Black };
+    fn moves_of<const KIND: u8, const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
         let ui = UI;
         let ksq = self.kings[ui] as usize;
-        let in_check = self.st.in_check;
+        let in_check = IN_CHECK;
         // The squares a non-general move must touch to need the full test (see
         // `danger_halves`), as two 64-bit halves (bit tests without 128-bit shifts),
-        // computed when a move first needs them.
+        // computed when a piece other than the general first needs them.
         let mut danger = [0u64; 2];
         let mut danger_known = false;
         let bit = |d: &[u64; 2], s: usize| (d[(s >> 6) & 1] >> (s & 63)) & 1 != 0;
@@ -1115,7 +1175,7 @@ impl Position {
                             } else {
                                 target == EMPTY || code_color(target) != ui
                             };
-                            if ok && !self.exposes_general(us, from, to, to) {
+                            if ok && !self.general_move_exposed::<UI>(from, to) {
                                 list.push(Move::from_distinct(from, to));
                             }
                         }
@@ -1127,21 +1187,26 @@ impl Position {
                     6 => (&PAWN_MOVES[ui][from], false),
                     _ => {
                         if !danger_known {
-                            danger = self.danger_halves(us, ksq);
+                            danger = self.danger_halves::<UI, IN_CHECK>(ksq);
                             danger_known = true;
                         }
                         let from_sensitive = bit(&danger, from);
+                        // The usual case, out of check and leaving no danger square: only
+                        // the destination decides (one flag for the loops below to branch on).
+                        let quick = !from_sensitive && !in_check;
                         let legal = |to: usize| -> bool {
-                            if from_sensitive || bit(&danger, to) {
-                                !self.exposes_general(us, from, to, ksq)
+                            if quick {
+                                !bit(&danger, to) || !self.exposes_general::<UI>(from, to, ksq)
+                            } else if from_sensitive || bit(&danger, to) {
+                                !self.exposes_general::<UI>(from, to, ksq)
                             } else {
                                 !in_check
                             }
                         };
+                        // The empty points up to the first piece each way, from the
+                        // quiet tables (one load a line).
                         let (ff, fr) = file_rank(from);
-                        let r = scan(self.rank_occ[fr], ff as u32, 9);
-                        let f = scan(self.file_occ[ff], fr as u32, 10);
-                        let mut q = r.quiet;
+                        let mut q = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
                         while q != 0 {
                             let to = fr * 9 + q.trailing_zeros() as usize;
                             q &= q - 1;
@@ -1149,7 +1214,7 @@ impl Position {
                                 list.push(Move::from_distinct(from, to));
                             }
                         }
-                        let mut q = f.quiet;
+                        let mut q = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
                         while q != 0 {
                             let to = q.trailing_zeros() as usize * 9 + ff;
                             q &= q - 1;
@@ -1158,16 +1223,28 @@ impl Position {
                             }
                         }
                         if KIND != QUIETS {
-                            self.slider_captures(from, &r, &f, role == 5, ui, &mut |to| {
+                            let mut emit = |to| {
                                 if legal(to) {
                                     list.push(Move::from_distinct(from, to));
                                 }
-                            });
+                            };
+                            if role == 5 {
+                                self.line_captures::<true>(from, ui, &mut emit);
+                            } else {
+                                self.line_captures::<false>(from, ui, &mut emit);
+                            }
                         }
                         continue;
                     }
                 };
-                let mut from_sensitive = None;
+                // The danger squares are needed by nearly every piece: known before its loop
+                // (then, as for the sliders, one flag for the usual case).
+                if !danger_known {
+                    danger = self.danger_halves::<UI, IN_CHECK>(ksq);
+                    danger_known = true;
+                }
+                let from_sensitive = bit(&danger, from);
+                let quick = !from_sensitive && !in_check;
                 for i in 0..steps.len as usize {
                     let to = steps.to[i] as usize;
                     let target = self.board[to];
@@ -1179,13 +1256,10 @@ impl Position {
                     if !ok || (blockable && self.board[steps.via[i] as usize] != EMPTY) {
                         continue;
                     }
-                    if !danger_known {
-                        danger = self.danger_halves(us, ksq);
-                        danger_known = true;
-                    }
-                    let fs = *from_sensitive.get_or_insert_with(|| bit(&danger, from));
-                    let legal = if fs || bit(&danger, to) {
-                        !self.exposes_general(us, from, to, ksq)
+                    let legal = if quick {
+                        !bit(&danger, to) || !self.exposes_general::<UI>(from, to, ksq)
+                    } else if from_sensitive || bit(&danger, to) {
+                        !self.exposes_general::<UI>(from, to, ksq)
                     } else {
                         !in_check
                     };
@@ -1193,6 +1267,29 @@ impl Position {
                         list.push(Move::from_distinct(from, to));
                     }
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod quiet_table_tests {
+    use super::scan;
+    use crate::tables::{FILE_QUIET, RANK_QUIET};
+
+    /// The quiet tables hold what the line scan works out, for every position and occupancy.
+    #[test]
+    fn quiet_tables_agree_with_the_scan() {
+        for (p, table) in RANK_QUIET.iter().enumerate() {
+            for occ in 0..512u16 {
+                let occ = occ | 1 << p;
+                assert_eq!(table[occ as usize], scan(occ, p as u32, 9).quiet);
+            }
+        }
+        for (p, table) in FILE_QUIET.iter().enumerate() {
+            for occ in 0..1024u16 {
+                let occ = occ | 1 << p;
+                assert_eq!(table[occ as usize], scan(occ, p as u32, 10).quiet);
             }
         }
     }

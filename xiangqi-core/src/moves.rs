@@ -8,10 +8,14 @@ use core::num::NonZeroU16;
 /// A move: a from-square and a to-square, packed into 16 bits.
 ///
 /// Xiangqi has no promotions, castling or drops, so the two squares say everything.
-/// A move is never from a square to itself, so the packed value is never zero and
-/// `Option<Move>` is as small as `Move`.
+/// The stored value is `from | to << 7 | 0x8000`: the top bit, always set, makes it
+/// nonzero for the compiler too (the generators build moves without a zero test), and
+/// `Option<Move>` is as small as `Move`. [`Move::to_u16`] gives the 14 bits without it.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(NonZeroU16);
+
+/// The bit every stored move has set (see [`Move`]).
+const SET: u16 = 0x8000;
 
 impl Move {
     /// The move from `from` to `to`.
@@ -20,7 +24,7 @@ impl Move {
     /// When `from == to` (not a move).
     #[inline]
     pub const fn new(from: Square, to: Square) -> Move {
-        let packed = from.index() as u16 | (to.index() as u16) << 7;
+        let packed = from.index() as u16 | (to.index() as u16) << 7 | SET;
         match NonZeroU16::new(packed) {
             Some(v) if from.index() != to.index() => Move(v),
             _ => panic!("a move needs two different squares"),
@@ -32,7 +36,7 @@ impl Move {
     #[inline(always)]
     pub(crate) const fn from_distinct(from: usize, to: usize) -> Move {
         debug_assert!(from != to);
-        let packed = from as u16 | (to as u16) << 7;
+        let packed = from as u16 | (to as u16) << 7 | SET;
         match NonZeroU16::new(packed) {
             Some(v) => Move(v),
             None => Move(NonZeroU16::MIN),
@@ -64,7 +68,7 @@ impl Move {
     /// The 14-bit packed value (`from | to << 7`), useful as a table index or for storage.
     #[inline]
     pub const fn to_u16(self) -> u16 {
-        self.0.get()
+        self.0.get() & !SET
     }
 
     /// Unpacks a value made by [`Move::to_u16`]; `None` if it is not a move.
@@ -113,3 +117,26 @@ pub const MAX_MOVES: usize = 128;
 
 /// A list of moves stored inline (no heap allocation), with room for [`MAX_MOVES`].
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+#[cfg(test)]
+mod tests {
+    use super::Move;
+    use crate::Square;
+
+    /// `to_u16` is the 14-bit packing `from | to << 7` (the stored top bit left out), and
+    /// `from_u16` inverts it.
+    #[test]
+    fn to_u16_is_the_fourteen_bit_packing() {
+        for from in Square::all() {
+            for to in Square::all() {
+                let Some(m) = Move::try_new(from, to) else {
+                    continue;
+                };
+                let v = m.to_u16();
+                assert_eq!(v, from.index() as u16 | (to.index() as u16) << 7);
+                assert_eq!(Move::from_u16(v), Some(m));
+                assert_eq!((m.from(), m.to()), (from, to));
+            }
+        }
+    }
+}

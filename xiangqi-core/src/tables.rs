@@ -285,6 +285,21 @@ pub(crate) static ELEPHANT_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&elep
 pub(crate) static ADVISOR_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&advisor_moves()));
 pub(crate) static KING_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&king_moves()));
 pub(crate) static PAWN_TARGETS: [[u128; 128]; 2] = pad_masks2(targets2(&pawn_moves()));
+/// For each colour and square, the points from which a pawn of that colour attacks it (the
+/// squares of [`PAWN_ATTACKERS`] as a set): no enemy piece there, no pawn check to look for.
+pub(crate) static PAWN_ATTACKER_SETS: [[u128; 128]; 2] = pad_masks2(targets2(&pawn_attackers()));
+
+/// For each square, the other points of its rank: no enemy piece there, no attack along
+/// the rank.
+pub(crate) static RANK_OTHERS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = (0x1ff << (s / 9 * 9)) & !(1 << s);
+        s += 1;
+    }
+    t
+};
 
 /// A file's occupancy-style mask (bit `r` = rank `r`) spread onto the squares of file `a`
 /// (bit `r * 9`), in two halves of five ranks: `FILE_SPREAD_LOW[m & 31] |
@@ -325,6 +340,29 @@ const fn lines() -> [u128; 128] {
     }
     t
 }
+
+/// [`lines`] as a table: the other points of each square's rank and file.
+pub(crate) static LINES: [u128; 128] = lines();
+
+/// For each colour and square, the points from which a piece of that colour could attack
+/// a general there: its rank and file, a horse's jump away, and where a pawn of that colour
+/// attacks it from. A checker always stands on one of them.
+pub(crate) static CHECK_SOURCES: [[u128; 128]; 2] = {
+    let lines = lines();
+    let horse = targets(&horse_moves());
+    let pawn = targets2(&pawn_attackers());
+    let mut t = [[0u128; 128]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            t[c][s] = lines[s] | horse[s] | pawn[c][s];
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 /// For each square of a general, the points from which a piece of its side, leaving them,
 /// may expose it when it is not in check: the other points of its rank and file (a line
@@ -468,6 +506,37 @@ pub(crate) static RANK_UP: [[u8; 2]; 256] = ray_table(1, true, 8);
 pub(crate) static RANK_DOWN: [[u8; 2]; 256] = ray_table(1, false, 8);
 pub(crate) static FILE_UP: [[u8; 2]; 512] = ray_table(9, true, 9);
 pub(crate) static FILE_DOWN: [[u8; 2]; 512] = ray_table(9, false, 9);
+
+/// For a chariot or cannon at position `p` of a line of `W` points with occupancy `occ`
+/// (its own bit included): the empty points it moves to, up to the first piece each way.
+/// The same mask as working it out on the bits, for a table load.
+const fn quiet_table<const N: usize, const W: usize>() -> [[u16; N]; W] {
+    let mut t = [[0u16; N]; W];
+    let mut p = 0;
+    while p < W {
+        let mut occ = 0;
+        while occ < N {
+            let mut q = p + 1;
+            while q < W && (occ >> q) & 1 == 0 {
+                t[p][occ] |= 1 << q;
+                q += 1;
+            }
+            let mut q = p;
+            while q > 0 && (occ >> (q - 1)) & 1 == 0 {
+                t[p][occ] |= 1 << (q - 1);
+                q -= 1;
+            }
+            occ += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// [`quiet_table`]s: a rank's quiet destinations by file and rank mask, a file's by rank
+/// and file mask.
+pub(crate) static RANK_QUIET: [[u16; 512]; 9] = quiet_table();
+pub(crate) static FILE_QUIET: [[u16; 1024]; 10] = quiet_table();
 
 #[cfg(test)]
 mod tests {
