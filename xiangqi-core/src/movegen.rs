@@ -167,19 +167,13 @@ impl Position {
         self.king_attacked_after(color, NO_SQ, NO_SQ, k)
     }
 
-    /// After a move of `piece` (of colour index `UI`) from `from` to `to` (already made on
-    /// the board), is the general of the side now to move attacked, given that it was not
-    /// before the move?
+    /// After a move of `piece` from `from` to `to` (already made on the board), is the
+    /// general of the side now to move attacked, given that it was not before the move?
     /// Only the moved piece and the lines and horse legs through `from` and `to` can have
     /// changed anything: a check is either given by the moved piece or discovered.
     #[inline(always)]
-    pub(crate) fn gives_check_after<const UI: usize>(
-        &self,
-        from: usize,
-        to: usize,
-        piece: u8,
-    ) -> bool {
-        let us = UI;
+    pub(crate) fn gives_check_after(&self, from: usize, to: usize, piece: u8) -> bool {
+        let us = code_color(piece) & 1;
         let ksq = self.kings[us ^ 1] as usize & 127;
         let (kf, kr) = file_rank(ksq);
         let (ff, fr) = file_rank(from);
@@ -270,7 +264,7 @@ impl Position {
         let (from, to) = (m.from().index(), m.to().index());
         let them = self.side.other();
         let ksq = self.kings[them.index()] as usize;
-        self.general_attacked_after::<true, false>(them, from, to, self.board[from], ksq)
+        self.general_attacked_after::<true>(them, from, to, self.board[from], ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked after a piece of ours moves from
@@ -278,7 +272,7 @@ impl Position {
     #[inline(always)]
     fn king_attacked_after(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
         // Our moved piece is never an attacker of our general: any of ours will do.
-        self.general_attacked_after::<false, false>(us, from, to, code(us, Role::King), ksq)
+        self.general_attacked_after::<false>(us, from, to, code(us, Role::King), ksq)
     }
 
     /// Would `us`'s general, standing on `ksq`, be attacked once the piece `moved` (of either
@@ -286,11 +280,8 @@ impl Position {
     /// things stand.) The board is not changed: the general's lines are read on their
     /// occupancy masks as the move leaves them. With a piece of ours moved, this is the
     /// legality test; with one of theirs (`THEIRS_MOVED`), whether the move gives check.
-    /// `GENERAL_MOVED`: the move is the general's own (`to == ksq`), so that `to` is on none
-    /// of the lines, jumps and steps looked at, and the general's bit on its lines is not
-    /// read.
     #[inline(always)]
-    fn general_attacked_after<const THEIRS_MOVED: bool, const GENERAL_MOVED: bool>(
+    fn general_attacked_after<const THEIRS_MOVED: bool>(
         &self,
         us: Color,
         from: usize,
@@ -299,7 +290,7 @@ impl Position {
         ksq: usize,
     ) -> bool {
         let them = us.other();
-        let (kf, kr) = file_rank(ksq & 127);
+        let (kf, kr) = (ksq % 9, ksq / 9);
         let chariot = code(them, Role::Chariot);
         let cannon = code(them, Role::Cannon);
         let king = code(them, Role::King);
@@ -309,7 +300,7 @@ impl Position {
         // ours left, the code read is still ours (never an attacker), so only a point an
         // attacker left needs looking at. Lines never reach `from` (it is out of the masks).
         let at = |s: usize| -> u8 {
-            if !GENERAL_MOVED && s == to {
+            if s == to {
                 moved
             } else if THEIRS_MOVED && s == from {
                 EMPTY
@@ -318,7 +309,7 @@ impl Position {
             }
         };
         // Whether the point `s` is empty once the move is made.
-        let empty = |s: usize| s == from || ((GENERAL_MOVED || s != to) && self.board[s] == EMPTY);
+        let empty = |s: usize| s == from || (s != to && self.board[s] == EMPTY);
 
         let mut rank_occ = self.rank_occ[kr];
         let mut file_occ = self.file_occ[kf];
@@ -330,10 +321,10 @@ impl Position {
             if f.file as usize == kf {
                 file_occ &= !f.file_bit;
             }
-            if !GENERAL_MOVED && t.rank as usize == kr {
+            if t.rank as usize == kr {
                 rank_occ |= t.rank_bit;
             }
-            if !GENERAL_MOVED && t.file as usize == kf {
+            if t.file as usize == kf {
                 file_occ |= t.file_bit;
             }
         }
@@ -618,16 +609,6 @@ impl Position {
 
     /// Is `m` legal in this position? Agrees exactly with membership in [`Position::legal_moves`].
     pub fn is_legal(&self, m: Move) -> bool {
-        // A copy per colour, so that the attack test's codes and tables are constants.
-        match self.side {
-            Color::Red => self.is_legal_of::<0>(m),
-            Color::Black => self.is_legal_of::<1>(m),
-        }
-    }
-
-    /// [`Position::is_legal`] for the side to move, of colour index `UI`.
-    #[inline(always)]
-    fn is_legal_of<const UI: usize>(&self, m: Move) -> bool {
         let from = m.from().index();
         let to = m.to().index();
         let piece = self.board[from];
@@ -638,14 +619,14 @@ impl Position {
         if target != EMPTY && code_color(target) == self.side.index() {
             return false;
         }
-        self.is_pseudo_legal(from, to, piece, target) && self.is_safe::<UI>(from, to, piece)
+        self.is_pseudo_legal(from, to, piece, target) && self.is_safe(from, to, piece)
     }
 
     /// Can `piece` on `from` move to `to` by the movement rules (`target`: the code on `to`,
     /// empty or an enemy piece)? Tested for this one destination: a step-table bit and the
     /// blocking point for the short-range pieces, the pieces between on the line for the
     /// chariot and the cannon.
-    #[inline(always)]
+    #[inline]
     fn is_pseudo_legal(&self, from: usize, to: usize, piece: u8, target: u8) -> bool {
         let us = code_color(piece);
         let bit = SQUARE_BITS[to].bit;
@@ -691,10 +672,10 @@ impl Position {
 
     /// Is our general safe after the pseudo-legal move `from`-`to` of `piece`?
     #[inline(always)]
-    fn is_safe<const UI: usize>(&self, from: usize, to: usize, piece: u8) -> bool {
-        let us = if UI == 0 { Color::Red } else { Color::Black };
+    fn is_safe(&self, from: usize, to: usize, piece: u8) -> bool {
+        let us = self.side;
         if piece == code(us, Role::King) {
-            return !self.general_move_exposed::<UI>(from, to);
+            return !self.king_attacked_after(us, from, to, to);
         }
         let k = self.kings[us.index()] as usize;
         if !self.st.in_check {
@@ -872,30 +853,27 @@ impl Position {
     /// sliders' targets read off the ray tables).
     #[inline(always)]
     fn captures_into(&self, list: &mut MoveList) {
-        match (self.side, self.st.in_check) {
-            (Color::Red, false) => self.captures_of::<0, false>(list),
-            (Color::Black, false) => self.captures_of::<1, false>(list),
-            (Color::Red, true) => self.captures_of::<0, true>(list),
-            (Color::Black, true) => self.captures_of::<1, true>(list),
+        match self.side {
+            Color::Red => self.captures_of::<0>(list),
+            Color::Black => self.captures_of::<1>(list),
         }
     }
 
-    /// [`Position::captures_into`] for the side to move, of colour index `UI`, in check or
-    /// not (`IN_CHECK`): a copy per colour, so that the colour's tables are at fixed
-    /// addresses, and per check state, so that no capture asks which legality test applies.
+    /// [`Position::captures_into`] for the side to move, of colour index `UI`: a copy per
+    /// colour, so that the colour's tables are at fixed addresses.
     #[inline(always)]
-    fn captures_of<const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
+    fn captures_of<const UI: usize>(&self, list: &mut MoveList) {
         let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
         let enemies = self.by_color[ui ^ 1];
-        let in_check = IN_CHECK;
+        let in_check = self.st.in_check;
         let exposing = EXPOSING[ksq & 127];
         let exposing = [exposing as u64, (exposing >> 64) as u64];
         // Is the capture `from`-`to` legal? (`king`: the general is the piece moving.)
         let legal = |from: usize, to: usize, king: bool| -> bool {
             if king {
-                return !self.general_move_exposed::<UI>(from, to);
+                return !self.exposes_general(us, from, to, to);
             }
             if !in_check {
                 // A capture leaves `to` occupied and takes an enemy piece away, so only
@@ -916,7 +894,7 @@ impl Position {
             {
                 return false;
             }
-            !self.exposes_general::<UI>(from, to, ksq)
+            !self.exposes_general(us, from, to, ksq)
         };
         let own = self.by_color[ui];
         for (half, base) in [(own as u64, 0usize), ((own >> 64) as u64, 64)] {
@@ -1020,21 +998,11 @@ impl Position {
         }
     }
 
-    /// [`Position::king_attacked_after`] for the side of colour index `UI`, kept out of
-    /// line, so that the generator's per-move code stays small enough to inline (most moves
-    /// need no test); a copy per colour, so that the attackers' codes and tables are fixed.
+    /// [`Position::king_attacked_after`] kept out of line, so that the generator's
+    /// per-move code stays small enough to inline (most moves need no test).
     #[inline(never)]
-    fn exposes_general<const UI: usize>(&self, from: usize, to: usize, ksq: usize) -> bool {
-        let us = if UI == 0 { Color::Red } else { Color::Black };
+    fn exposes_general(&self, us: Color, from: usize, to: usize, ksq: usize) -> bool {
         self.king_attacked_after(us, from, to, ksq)
-    }
-
-    /// [`Position::exposes_general`] for a move of the general itself, `from`-`to`: is it
-    /// attacked on `to`?
-    #[inline(never)]
-    fn general_move_exposed<const UI: usize>(&self, from: usize, to: usize) -> bool {
-        let us = if UI == 0 { Color::Red } else { Color::Black };
-        self.general_attacked_after::<false, true>(us, from, to, code(us, Role::King), to)
     }
 
     /// The squares a move of one of our pieces (other than the general) must leave or enter
@@ -1112,15 +1080,13 @@ impl Position {
 
     /// The squares a non-general move must leave or enter to need the full test, as two
     /// 64-bit halves, out of line (computed at most once per generation, and only when a
-    /// piece other than the general needs it): when not in check,
-    /// [`Position::danger_squares`] (a move touching none of them is legal); in check,
-    /// [`Position::evasion_squares`] (a move touching none of them is illegal). A copy per
-    /// colour (`UI`) and check state, as for the generator.
+    /// piece other than the general needs it): when not in check, [`Position::danger_squares`] (a move touching
+    /// none of them is legal); in check, [`Position::evasion_squares`] (a move touching
+    /// none of them is illegal).
     #[inline(never)]
     #[cold]
-    fn danger_halves<const UI: usize, const IN_CHECK: bool>(&self, ksq: usize) -> [u64; 2] {
-        let us = if UI == 0 { Color::Red } else { Color::Black };
-        let d = if IN_CHECK {
+    fn danger_halves(&self, us: Color, ksq: usize) -> [u64; 2] {
+        let d = if self.st.in_check {
             self.evasion_squares(us, ksq)
         } else {
             self.danger_squares(us, ksq)
@@ -1135,21 +1101,20 @@ impl Position {
     /// no per-piece callbacks, the legality filter inline.
     #[inline(always)]
     fn moves_into<const KIND: u8>(&self, list: &mut MoveList) {
-        match (self.side, self.st.in_check) {
-            (Color::Red, false) => self.moves_of::<KIND, 0, false>(list),
-            (Color::Black, false) => self.moves_of::<KIND, 1, false>(list),
-            (Color::Red, true) => self.moves_of::<KIND, 0, true>(list),
-            (Color::Black, true) => self.moves_of::<KIND, 1, true>(list),
+        match self.side {
+            Color::Red => self.moves_of::<KIND, 0>(list),
+            Color::Black => self.moves_of::<KIND, 1>(list),
         }
     }
 
-    /// [`Position::moves_into`] for the side to move, of colour index `UI`, in check or not
-    /// (`IN_CHECK`): a copy per colour and check state, like [`Position::captures_of`].
+    /// [`Position::moves_into`] for the side to move, of colour index `UI` (a copy per
+    /// colour, like [`Position::captures_of`]).
     #[inline(always)]
-    fn moves_of<const KIND: u8, const UI: usize, const IN_CHECK: bool>(&self, list: &mut MoveList) {
+    fn moves_of<const KIND: u8, const UI: usize>(&self, list: &mut MoveList) {
+        let us = if UI == 0 { Color::Red } else { Color::Black };
         let ui = UI;
         let ksq = self.kings[ui] as usize;
-        let in_check = IN_CHECK;
+        let in_check = self.st.in_check;
         // The squares a non-general move must touch to need the full test (see
         // `danger_halves`), as two 64-bit halves (bit tests without 128-bit shifts),
         // computed when a piece other than the general first needs them.
@@ -1175,7 +1140,7 @@ impl Position {
                             } else {
                                 target == EMPTY || code_color(target) != ui
                             };
-                            if ok && !self.general_move_exposed::<UI>(from, to) {
+                            if ok && !self.exposes_general(us, from, to, to) {
                                 list.push(Move::from_distinct(from, to));
                             }
                         }
@@ -1187,7 +1152,7 @@ impl Position {
                     6 => (&PAWN_MOVES[ui][from], false),
                     _ => {
                         if !danger_known {
-                            danger = self.danger_halves::<UI, IN_CHECK>(ksq);
+                            danger = self.danger_halves(us, ksq);
                             danger_known = true;
                         }
                         let from_sensitive = bit(&danger, from);
@@ -1196,9 +1161,9 @@ impl Position {
                         let quick = !from_sensitive && !in_check;
                         let legal = |to: usize| -> bool {
                             if quick {
-                                !bit(&danger, to) || !self.exposes_general::<UI>(from, to, ksq)
+                                !bit(&danger, to) || !self.exposes_general(us, from, to, ksq)
                             } else if from_sensitive || bit(&danger, to) {
-                                !self.exposes_general::<UI>(from, to, ksq)
+                                !self.exposes_general(us, from, to, ksq)
                             } else {
                                 !in_check
                             }
@@ -1240,7 +1205,7 @@ impl Position {
                 // The danger squares are needed by nearly every piece: known before its loop
                 // (then, as for the sliders, one flag for the usual case).
                 if !danger_known {
-                    danger = self.danger_halves::<UI, IN_CHECK>(ksq);
+                    danger = self.danger_halves(us, ksq);
                     danger_known = true;
                 }
                 let from_sensitive = bit(&danger, from);
@@ -1257,9 +1222,9 @@ impl Position {
                         continue;
                     }
                     let legal = if quick {
-                        !bit(&danger, to) || !self.exposes_general::<UI>(from, to, ksq)
+                        !bit(&danger, to) || !self.exposes_general(us, from, to, ksq)
                     } else if from_sensitive || bit(&danger, to) {
-                        !self.exposes_general::<UI>(from, to, ksq)
+                        !self.exposes_general(us, from, to, ksq)
                     } else {
                         !in_check
                     };

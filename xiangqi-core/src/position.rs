@@ -333,16 +333,6 @@ impl Position {
     /// from outside.
     #[inline]
     pub fn make_move(&mut self, m: Move) -> Undo {
-        match self.side {
-            Color::Red => self.make_move_of::<0>(m),
-            Color::Black => self.make_move_of::<1>(m),
-        }
-    }
-
-    /// [`Position::make_move`] for the side to move of colour index `UI`: a copy per colour,
-    /// so that its sets, its general and the codes of its pieces are at fixed places.
-    #[inline(always)]
-    fn make_move_of<const UI: usize>(&mut self, m: Move) -> Undo {
         let from = m.from().index();
         let to = m.to().index();
         let piece = self.board[from];
@@ -352,7 +342,7 @@ impl Position {
             st: self.st,
             captured,
         };
-        let us = UI;
+        let us = self.side.index();
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let key = self.key_after_codes(piece, from, to, captured);
         if captured != EMPTY {
@@ -374,15 +364,15 @@ impl Position {
             self.kings[us] = to as u8;
         }
         // The move number goes up after black's move (the colour's index is 1).
-        self.st.fullmove += UI as u32;
-        self.side = if UI == 0 { Color::Black } else { Color::Red };
+        self.st.fullmove += self.side.index() as u32;
+        self.side = self.side.other();
         self.st.key = key;
         // The mover's general is safe after a legal move; the other one was attacked before
         // only in an accepted odd position, and otherwise only the move can attack it now.
         self.st.in_check = if self.st.waiting_in_check {
             self.is_attacked_king(self.side)
         } else {
-            self.gives_check_after::<UI>(from, to, piece)
+            self.gives_check_after(from, to, piece)
         };
         self.st.waiting_in_check = false;
         undo
@@ -392,21 +382,10 @@ impl Position {
     /// given the [`Undo`] that call returned.
     #[inline]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
-        // The side that made the move is the one not to move now.
-        match self.side {
-            Color::Black => self.unmake_move_of::<0>(m, undo),
-            Color::Red => self.unmake_move_of::<1>(m, undo),
-        }
-    }
-
-    /// [`Position::unmake_move`] of a move by colour index `UI` (a copy per colour, as for
-    /// [`Position::make_move`]).
-    #[inline(always)]
-    fn unmake_move_of<const UI: usize>(&mut self, m: Move, undo: Undo) {
         let from = m.from().index();
         let to = m.to().index();
-        self.side = if UI == 0 { Color::Red } else { Color::Black };
-        let us = UI;
+        self.side = self.side.other();
+        let us = self.side.index();
         let (f, t) = (&SQUARE_BITS[from], &SQUARE_BITS[to]);
         let piece = self.board[to];
         self.board[from] = piece;

@@ -171,8 +171,7 @@ impl<'a> Exchange<'a> {
     /// The exchange on `to`, once the piece on `from` has taken there.
     #[inline(always)]
     fn new(pos: &'a Position, from: usize, to: usize) -> Exchange<'a> {
-        let b = &SQUARE_BITS[to & 127];
-        let (tf, tr) = (b.file as usize, b.rank as usize);
+        let (tf, tr) = (to % 9, to / 9);
         let mut ex = Exchange {
             pos,
             to,
@@ -569,7 +568,6 @@ impl Position {
     /// assert!(!pos.see_ge(m, 0, &values));
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
-    #[inline]
     pub fn see_ge(&self, m: Move, threshold: i32, values: &[i32; 7]) -> bool {
         self.see_ge_with(m, threshold, values, in_usual_order(values))
     }
@@ -602,48 +600,33 @@ impl Position {
             return true;
         }
         let mut ex = Exchange::new(self, from, to);
-        // The sides take turns: the loop is written out for two plies, the other side's
-        // (odd gains) then ours (even gains), each with its colour a constant (a copy of the
-        // whole per side to move).
+        let mut by = self.side.other();
         let mut d = 1;
-        // One ply of the exchange: gain `d` (odd: the other side's), its threshold test,
-        // then `by`'s least valuable attacker, if the exchange goes on.
-        macro_rules! ply {
-            ($by:expr, $odd:expr) => {{
-                let odd: bool = $odd;
-                if d >= MAX_GAINS {
-                    return odd;
+        loop {
+            let odd = d % 2 == 1;
+            if d >= MAX_GAINS {
+                return odd;
+            }
+            gain = value[(on_target & 7) as usize] - gain;
+            if odd {
+                if -gain >= threshold {
+                    return true;
                 }
-                gain = value[(on_target & 7) as usize] - gain;
-                if odd {
-                    if -gain >= threshold {
-                        return true;
-                    }
-                } else if gain < threshold {
-                    return false;
-                }
-                let s = ex.least_valuable_attacker($by, on_target, values, ordered);
-                if s == NONE {
-                    return odd;
-                }
-                if code_role(on_target) == Role::King.index() {
-                    // A general was taken: gain d is the last.
-                    return !odd;
-                }
-                on_target = self.board[s];
-                ex.vacate(s);
-                d += 1;
-            }};
-        }
-        match self.side {
-            Color::Red => loop {
-                ply!(Color::Black, true);
-                ply!(Color::Red, false);
-            },
-            Color::Black => loop {
-                ply!(Color::Red, true);
-                ply!(Color::Black, false);
-            },
+            } else if gain < threshold {
+                return false;
+            }
+            let s = ex.least_valuable_attacker(by, on_target, values, ordered);
+            if s == NONE {
+                return odd;
+            }
+            if code_role(on_target) == Role::King.index() {
+                // A general was taken: gain d is the last.
+                return !odd;
+            }
+            on_target = self.board[s];
+            ex.vacate(s);
+            by = by.other();
+            d += 1;
         }
     }
 }
