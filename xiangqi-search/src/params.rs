@@ -31,6 +31,10 @@ pub struct Params {
     pub quiescence: bool,
     /// Delta pruning in quiescence.
     pub delta_pruning: bool,
+    /// The transposition table in quiescence too (probed for cutoffs, written, and the
+    /// children's entries prefetched); off, quiescence never touches it, which saves the
+    /// memory traffic of half the nodes.
+    pub qsearch_tt: bool,
     /// Null-move pruning (never in check, never without a chariot, horse or cannon).
     pub null_move: bool,
     /// Late-move reductions.
@@ -61,6 +65,7 @@ impl Default for Params {
             history: true,
             quiescence: true,
             delta_pruning: true,
+            qsearch_tt: true,
             null_move: true,
             lmr: true,
             late_move_pruning: true,
@@ -85,6 +90,7 @@ impl Params {
         "history",
         "quiescence",
         "delta_pruning",
+        "qsearch_tt",
         "null_move",
         "lmr",
         "late_move_pruning",
@@ -110,6 +116,7 @@ impl Params {
             "history" => &mut self.history,
             "quiescence" => &mut self.quiescence,
             "delta_pruning" => &mut self.delta_pruning,
+            "qsearch_tt" => &mut self.qsearch_tt,
             "null_move" => &mut self.null_move,
             "lmr" => &mut self.lmr,
             "late_move_pruning" => &mut self.late_move_pruning,

@@ -242,10 +242,12 @@ impl<E: Evaluator> Worker<E> {
     }
 
     #[inline]
-    fn make(&mut self, shared: &Shared, m: Move, ply: usize) -> xiangqi_core::Undo {
-        // The child probes the table first thing: start loading its bucket now, from the
-        // key the move will give, so that the load overlaps with making the move.
-        shared.tt.prefetch(self.pos.key_after(m));
+    fn make(&mut self, shared: &Shared, m: Move, ply: usize, probes: bool) -> xiangqi_core::Undo {
+        // The child probes the table first thing (`probes`): start loading its bucket now,
+        // from the key the move will give, so that the load overlaps with making the move.
+        if probes {
+            shared.tt.prefetch(self.pos.key_after(m));
+        }
         self.frames[ply].mv = Some(m);
         self.frames[ply].piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index() as u8);
         self.eval.make_move(&self.pos, m);
@@ -560,7 +562,7 @@ impl<E: Evaluator> Worker<E> {
             let m = self.root_moves[i].mv;
             count += 1;
             self.nodes += 1;
-            let u = self.make(shared, m, 0);
+            let u = self.make(shared, m, 0, true);
             let gives_check = self.pos.is_check();
             let ext = (shared.params.check_extension && gives_check) as i32;
             let new_depth = depth - 1 + ext;
@@ -1082,7 +1084,8 @@ impl<E: Evaluator> Worker<E> {
                 // Pruned unless it gives check (a sacrifice that mates).
                 continue;
             }
-            let u = self.make(shared, m, ply);
+            // A child at depth 0 or less is a quiescence node.
+            let u = self.make(shared, m, ply, p.qsearch_tt || depth > 1);
             let gives_check = self.pos.is_check();
             let ext = (p.check_extension && gives_check && (ply as i32) < 2 * depth + 10) as i32;
             let new_depth = depth - 1 + ext;
@@ -1220,7 +1223,11 @@ impl<E: Evaluator> Worker<E> {
             return if in_check { 0 } else { self.evaluate(shared) };
         }
         let key = self.pos.key();
-        let tte = if p.tt { shared.tt.probe(key) } else { None };
+        let tte = if p.tt && p.qsearch_tt {
+            shared.tt.probe(key)
+        } else {
+            None
+        };
         if let Some(e) = tte {
             let s = score_from_tt(e.score, ply);
             if match e.bound {
@@ -1293,7 +1300,7 @@ impl<E: Evaluator> Worker<E> {
                     continue;
                 }
             }
-            let u = self.make(shared, m, ply);
+            let u = self.make(shared, m, ply, p.qsearch_tt);
             let s = -self.qsearch(shared, -beta, -alpha, ply + 1);
             self.unmake(m, u);
             if self.stopped {
@@ -1318,7 +1325,7 @@ impl<E: Evaluator> Worker<E> {
         } else {
             Bound::Upper
         };
-        if (best_move.is_some() || !in_check) && !lazy {
+        if p.qsearch_tt && (best_move.is_some() || !in_check) && !lazy {
             shared.tt.store(
                 key,
                 best_move,
