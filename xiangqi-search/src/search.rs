@@ -887,7 +887,6 @@ impl<E: Evaluator> Worker<E> {
         let mut idx = 0;
         let mut bad_end = 0;
         let mut quiet_idx = 0;
-        let mut skip_quiets = false;
         let futility_base = static_eval + 120 + 110 * depth;
         // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
         // and the counter move are dropped (when not in check, and only once some move has
@@ -992,7 +991,6 @@ impl<E: Evaluator> Worker<E> {
                         // it all the others: skip generating them. (When they are dropped
                         // they count as tried, for the reductions of the bad captures left;
                         // below depth 3 there are none, so the count is not needed.)
-                        skip_quiets = true;
                         continue;
                     }
                     // Generated straight into the list after the bad captures; those already
@@ -1053,14 +1051,11 @@ impl<E: Evaluator> Worker<E> {
             // Pruning of moves at shallow depth (never when all moves could lose).
             let mut futile = false;
             if !in_check && best_score > -MATE_BOUND && ply > 0 {
-                if quiet && skip_quiets && order < COUNTER {
-                    continue;
-                }
                 if lmp_allowed && quiet && move_count as i32 > lmp_limit && order < COUNTER {
-                    skip_quiets = true;
-                    // Every quiet move left would be skipped: drop them now rather than
-                    // pick them one by one, counting them as tried (the move count
-                    // drives the later moves' reductions). The bad captures are left.
+                    // This and every quiet move left would be pruned: drop them all now
+                    // (the table's move and the killers and counter move, tried before,
+                    // are exempt), counting them as tried (the move count drives the later
+                    // moves' reductions). Only the bad captures are left.
                     move_count += list.len() - quiet_idx;
                     list.truncate(quiet_idx);
                     scores.truncate(quiet_idx);
