@@ -46,11 +46,10 @@ const QUIETS: u8 = 2;
 const NO_SQ: usize = 127;
 
 /// Blockers on one line seen from position `p`: the first and second piece in the
-/// upward direction and in the downward direction (bit masks with at most one bit each),
-/// and the empty points before the first blocker both ways.
+/// upward direction and in the downward direction (bit masks with at most one bit each).
+/// (The empty points before the first blockers come from `RANK_QUIET` and `FILE_QUIET`.)
 #[derive(Copy, Clone)]
 struct LineScan {
-    quiet: u16,
     first_up: u16,
     second_up: u16,
     first_down: u16,
@@ -75,21 +74,10 @@ fn scan(occ: u16, p: u32, width: u32) -> LineScan {
     let first_up = above & above.wrapping_neg();
     let rest_up = above ^ first_up;
     let second_up = rest_up & rest_up.wrapping_neg();
-    let quiet_up = if first_up != 0 {
-        first_up.wrapping_sub(1) & above_mask
-    } else {
-        above_mask
-    };
     let below = occ & below_mask;
     let first_down = highest_bit(below);
     let second_down = highest_bit(below ^ first_down);
-    let quiet_down = if first_down != 0 {
-        below_mask & !((first_down << 1).wrapping_sub(1))
-    } else {
-        below_mask
-    };
     LineScan {
-        quiet: quiet_up | quiet_down,
         first_up,
         second_up,
         first_down,
@@ -579,14 +567,13 @@ impl Position {
             // A chariot or cannon that cannot expose the general: its quiet moves can only be
             // dangerous where they cross the general's file (on its rank) or the general's
             // rank (on its file), so count the rest in bulk.
-            let (ff, fr) = (from % 9, from / 9);
-            let r = scan(self.rank_occ[fr], ff as u32, 9);
-            let f = scan(self.file_occ[ff], fr as u32, 10);
+            let (ff, fr) = file_rank(from);
             let check_one = |to: usize| -> usize {
                 let sensitive = (danger >> to) & 1 != 0;
                 (!sensitive || !self.king_attacked_after(us, from, to, ksq)) as usize
             };
-            let (rq, fq) = (r.quiet, f.quiet);
+            let rq = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
+            let fq = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
             n += (rq & !(1 << kf)).count_ones() as usize + (fq & !(1 << kr)).count_ones() as usize;
             if rq & (1 << kf) != 0 {
                 n += check_one(fr * 9 + kf);
@@ -594,9 +581,12 @@ impl Position {
             if fq & (1 << kr) != 0 {
                 n += check_one(kr * 9 + ff);
             }
-            self.slider_captures(from, &r, &f, role == 5, us.index(), &mut |to| {
-                n += check_one(to)
-            });
+            let mut emit = |to| n += check_one(to);
+            if role == 5 {
+                self.line_captures::<true>(from, us.index(), &mut emit);
+            } else {
+                self.line_captures::<false>(from, us.index(), &mut emit);
+            }
         }
         n
     }
@@ -721,19 +711,21 @@ impl Position {
             6 => step(&PAWN_MOVES[us][from], false),
             role => {
                 let (ff, fr) = file_rank(from);
-                let r = scan(self.rank_occ[fr], ff as u32, 9);
-                let f = scan(self.file_occ[ff], fr as u32, 10);
-                let mut q = r.quiet;
+                let mut q = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
                 while q != 0 {
                     emit(fr * 9 + q.trailing_zeros() as usize);
                     q &= q - 1;
                 }
-                let mut q = f.quiet;
+                let mut q = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
                 while q != 0 {
                     emit(q.trailing_zeros() as usize * 9 + ff);
                     q &= q - 1;
                 }
-                self.slider_captures(from, &r, &f, role == 5, us, emit);
+                if role == 5 {
+                    self.line_captures::<true>(from, us, emit);
+                } else {
+                    self.line_captures::<false>(from, us, emit);
+                }
             }
         }
     }
@@ -783,42 +775,9 @@ impl Position {
         danger
     }
 
-    /// Calls `emit(to)` for each capture of the chariot (or cannon) on `from`, given the
-    /// scans of its rank (`r`) and file (`f`): the first piece on each side for a chariot,
-    /// the piece beyond the screen for a cannon, when it belongs to the other side.
-    #[inline(always)]
-    fn slider_captures(
-        &self,
-        from: usize,
-        r: &LineScan,
-        f: &LineScan,
-        cannon: bool,
-        us: usize,
-        emit: &mut impl FnMut(usize),
-    ) {
-        let (ff, fr) = file_rank(from);
-        let (ra, rb, fa, fb) = if cannon {
-            (r.second_up, r.second_down, f.second_up, f.second_down)
-        } else {
-            (r.first_up, r.first_down, f.first_up, f.first_down)
-        };
-        for (b, on_rank) in [(ra, true), (rb, true), (fa, false), (fb, false)] {
-            if b != 0 {
-                let to = if on_rank {
-                    fr * 9 + bit_index(b)
-                } else {
-                    bit_index(b) * 9 + ff
-                };
-                if code_color(self.board[to]) != us {
-                    emit(to);
-                }
-            }
-        }
-    }
-
-    /// [`Position::slider_captures`] for a chariot (or, with `CANNON`, a cannon) on `from`
-    /// of colour index `us`, computing only the targets of that kind: the first (or second)
-    /// piece along its rank upward and downward, then along its file, when an enemy's. The
+    /// Calls `emit(to)` for each capture of the chariot (or, with `CANNON`, the cannon) on
+    /// `from` of colour index `us`: the first (or second) piece along its rank upward and
+    /// downward, then along its file, when an enemy's. The
     /// targets are read from the ray tables (one load a direction, an always empty point
     /// past the 90th when there is none) rather than isolated bit by bit on the masks.
     #[inline(always)]
@@ -1239,22 +1198,46 @@ impl Position {
 
 #[cfg(test)]
 mod quiet_table_tests {
-    use super::scan;
+    use super::highest_bit;
     use crate::tables::{FILE_QUIET, RANK_QUIET};
 
-    /// The quiet tables hold what the line scan works out, for every position and occupancy.
+    /// The empty points before the first piece both ways from position `p` of a line of
+    /// `width` points with occupancy `occ`, worked out on the bits (the tables' builder
+    /// walks the points instead).
+    fn quiet_by_bits(occ: u16, p: u32, width: u32) -> u16 {
+        let full: u16 = (1 << width) - 1;
+        let above_mask: u16 = full & !((2u16 << p) - 1);
+        let below_mask: u16 = (1u16 << p) - 1;
+        let above = occ & above_mask;
+        let first_up = above & above.wrapping_neg();
+        let quiet_up = if first_up != 0 {
+            first_up.wrapping_sub(1) & above_mask
+        } else {
+            above_mask
+        };
+        let first_down = highest_bit(occ & below_mask);
+        let quiet_down = if first_down != 0 {
+            below_mask & !((first_down << 1).wrapping_sub(1))
+        } else {
+            below_mask
+        };
+        quiet_up | quiet_down
+    }
+
+    /// The quiet tables hold what the bit arithmetic works out, for every position and
+    /// occupancy.
     #[test]
-    fn quiet_tables_agree_with_the_scan() {
+    fn quiet_tables_agree_with_the_bits() {
         for (p, table) in RANK_QUIET.iter().enumerate() {
             for occ in 0..512u16 {
                 let occ = occ | 1 << p;
-                assert_eq!(table[occ as usize], scan(occ, p as u32, 9).quiet);
+                assert_eq!(table[occ as usize], quiet_by_bits(occ, p as u32, 9));
             }
         }
         for (p, table) in FILE_QUIET.iter().enumerate() {
             for occ in 0..1024u16 {
                 let occ = occ | 1 << p;
-                assert_eq!(table[occ as usize], scan(occ, p as u32, 10).quiet);
+                assert_eq!(table[occ as usize], quiet_by_bits(occ, p as u32, 10));
             }
         }
     }
