@@ -243,7 +243,12 @@ const fn targets2(t: &[[Steps; 90]; 2]) -> [[u128; 90]; 2] {
 /// to be below 128 (a move's 7-bit square, a bit index masked to 7 bits) indexes it without
 /// a bounds check.
 const fn pad_steps(t: [Steps; 90]) -> [Steps; 128] {
-    let mut out = [Steps::EMPTY; 128];
+    pad(t, Steps::EMPTY)
+}
+
+/// `t` followed by `empty` up to 128 entries (see [`pad_steps`]).
+const fn pad<T: Copy>(t: [T; 90], empty: T) -> [T; 128] {
+    let mut out = [empty; 128];
     let mut s = 0;
     while s < 90 {
         out[s] = t[s];
@@ -259,13 +264,7 @@ const fn pad_steps2(t: [[Steps; 90]; 2]) -> [[Steps; 128]; 2] {
 
 /// [`pad_steps`] for masks.
 const fn pad_masks(t: [u128; 90]) -> [u128; 128] {
-    let mut out = [0; 128];
-    let mut s = 0;
-    while s < 90 {
-        out[s] = t[s];
-        s += 1;
-    }
-    out
+    pad(t, 0)
 }
 
 /// [`pad_masks`] for both colours of a coloured table.

@@ -226,9 +226,7 @@ impl Squares {
             high: (set >> 64) as u64,
         }
     }
-}
 
-impl Squares {
     /// Calls `f` with each square index of `set`, lowest first: a loop per half, each
     /// as tight as a 64-bit loop (the body is compiled twice), rather than one loop that
     /// goes back through the switch to the high half for each of its squares.

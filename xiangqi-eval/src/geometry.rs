@@ -53,6 +53,22 @@ impl Line {
     }
 }
 
+/// The line table of lines of `len` points: the [`line_entry`] of every occupancy (shifted
+/// by [`POINT_SHIFT`]) ORed with every point.
+const fn line_table<const SIZE: usize>(len: usize) -> [u32; SIZE] {
+    let mut table = [0u32; SIZE];
+    let mut i = 0;
+    while i < len {
+        let mut occ = 0;
+        while occ < 1 << len {
+            table[occ << POINT_SHIFT | i] = line_entry(len, i, occ as u32);
+            occ += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
 /// The entry of [`Line`] for a slider on point `i` of a line of `len` points occupied as
 /// `occ` (bit = point).
 const fn line_entry(len: usize, i: usize, occ: u32) -> u32 {
@@ -119,26 +135,8 @@ static GEOMETRY: Geometry = Geometry::new();
 
 impl Geometry {
     const fn new() -> Geometry {
-        let mut rank_line = [0u32; RANK_TABLE];
-        let mut i = 0;
-        while i < 9 {
-            let mut occ = 0;
-            while occ < 512 {
-                rank_line[occ << POINT_SHIFT | i] = line_entry(9, i, occ as u32);
-                occ += 1;
-            }
-            i += 1;
-        }
-        let mut file_line = [0u32; FILE_TABLE];
-        let mut i = 0;
-        while i < 10 {
-            let mut occ = 0;
-            while occ < 1024 {
-                file_line[occ << POINT_SHIFT | i] = line_entry(10, i, occ as u32);
-                occ += 1;
-            }
-            i += 1;
-        }
+        let rank_line = line_table::<RANK_TABLE>(9);
+        let file_line = line_table::<FILE_TABLE>(10);
         let mut horse = [[[NO_LEG, 90, 90]; 4]; 128];
         let mut s = 0;
         while s < 90 {
