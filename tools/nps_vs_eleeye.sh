@@ -13,6 +13,15 @@
 # call of the quiescence search (ElephantEye: search.cpp, `Search2.nAllNodes ++`). ElephantEye
 # prints "info time <ms> nodes <n>" (the last one comes before its bestmove); we read the last `analyze` line.
 # Run it on a quiet machine: both searches are single-threaded and take a core each in turn.
+#
+# Ours is measured twice: as it plays (the default search), and searching as ElephantEye does
+# (`--off $LIKE_ELEEYE`: the features ElephantEye 3.3 does not have turned off: late-move
+# reductions and pruning, futility and reverse futility pruning, internal iterative reduction,
+# and the transposition table in quiescence, which ElephantEye leaves out: HASH_QUIESC is not
+# defined in its build). The evaluation is our default one in both. The second figure compares
+# the cost of a node like for like; the first is what the engine does in play, where the
+# selective search prunes most moves before making them, so the work of a node is spread
+# over fewer nodes (and the search goes twice as deep).
 set -euo pipefail
 secs=${1:-10}
 rounds=${2:-2}
@@ -45,14 +54,19 @@ eleeye_nps() {
   local fen=$1
   { printf 'ucci\nsetoption usebook false\nsetoption hashsize 16\nposition fen %s\ngo depth 32\n' "$fen"
     sleep "$secs"; echo stop; sleep 1; echo quit; } | "$eleeye" \
-    | awk '/^info time/ { t = $3; n = $5 } END { printf "%d nodes in %d ms: %d nodes/s", n, t, n * 1000 / t }'
+    | awk '/^info depth [0-9]+ score/ { d = $3 } /^info time/ { t = $3; n = $5 }
+      END { printf "%d nodes in %d ms: %d nodes/s, depth %d", n, t, n * 1000 / t, d }'
 }
 
+LIKE_ELEEYE=lmr,late_move_pruning,futility,reverse_futility,iir,qsearch_tt
+
+# ours_nps NAME [analyze options...]
 ours_nps() {
   local name=$1
-  "$ours" --position "$name" --hash 16 --movetime $((secs * 1000)) \
+  shift
+  "$ours" --position "$name" --hash 16 --movetime $((secs * 1000)) "$@" \
     | grep -E '^[0-9]+/' | tail -n 1 \
-    | awk '{ printf "%d nodes in %d ms: %d nodes/s", $4, $7 * 1000, $5 }'
+    | awk '{ split($1, d, "/"); printf "%d nodes in %d ms: %d nodes/s, depth %d", $4, $7 * 1000, $5, d[1] }'
 }
 
 echo "load before: $(uptime)"
@@ -61,11 +75,15 @@ for round in $(seq 1 "$rounds"); do
     fen=$start_fen
     [ "$name" = middlegame ] && fen=$middle_fen
     o=$(ours_nps "$name")
+    l=$(ours_nps "$name" --off "$LIKE_ELEEYE")
     e=$(eleeye_nps "$fen")
-    on=$(echo "$o" | awk '{print $(NF-1)}')
-    en=$(echo "$e" | awk '{print $(NF-1)}')
-    awk -v r="$round" -v n="$name" -v o="$o" -v e="$e" -v a="$on" -v b="$en" 'BEGIN {
-      printf "round %d %-10s  ours: %s   ElephantEye: %s   ratio %.2f\n", r, n, o, e, a / b }'
+    rate() { echo "$1" | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) ~ /^nodes\/s/) print $i }'; }
+    awk -v r="$round" -v n="$name" -v o="$o" -v l="$l" -v e="$e" \
+      -v a="$(rate "$o")" -v c="$(rate "$l")" -v b="$(rate "$e")" 'BEGIN {
+      printf "round %d %s\n", r, n
+      printf "  ours (as it plays):          %s   ratio %.2f\n", o, a / b
+      printf "  ours (searching like EE):    %s   ratio %.2f\n", l, c / b
+      printf "  ElephantEye:                 %s\n", e }'
   done
 done
 echo "load after:  $(uptime)"
