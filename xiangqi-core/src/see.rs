@@ -11,8 +11,8 @@
 
 use crate::position::{code, code_role, Position, EMPTY};
 use crate::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_DOWN, FILE_UP, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS,
-    RANK_DOWN, RANK_UP, SQUARE_BITS,
+    Steps, ADVISOR_MOVES, ELEPHANT_MOVES, FILE_DOWN, FILE_UP, HORSE_ATTACKERS, KING_MOVES,
+    PAWN_ATTACKERS, RANK_DOWN, RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, Role};
 
@@ -211,6 +211,18 @@ impl<'a> Exchange<'a> {
         self.pos.board[s] == c && self.vacated & SQUARE_BITS[s & 127].bit == 0
     }
 
+    /// The first point of the step table `t` (the points from which a stepping piece
+    /// reaches the target) where the piece `c` still stands, its leg or eye (`t.via`)
+    /// empty when `blockable`. Pieces of one kind are worth the same, so the first one is
+    /// the one an exchange uses.
+    #[inline(always)]
+    fn step_attacker(&self, t: &Steps, c: u8, blockable: bool) -> Option<usize> {
+        (0..t.len as usize)
+            .map(|i| (t.to[i] as usize, t.via[i] as usize))
+            .find(|&(s, via)| self.holds(s, c) && (!blockable || self.empty(via)))
+            .map(|(s, _)| s)
+    }
+
     /// The least valuable attacker of the target for `by` (the first one in the order of
     /// [`Position::attackers`] among equals), given the piece `on_target` standing there.
     /// `ordered`: the values are in the usual order (see [`in_usual_order`]), so that the
@@ -243,33 +255,28 @@ impl<'a> Exchange<'a> {
         let ours = self.pos.by_color[by.index()];
         let orthogonal = ours & near[ORTHOGONAL] != 0;
         if orthogonal {
-            let pawn = code(by, Role::Pawn);
-            let t = &PAWN_ATTACKERS[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, pawn) {
-                    return s;
-                }
+            if let Some(s) =
+                self.step_attacker(&PAWN_ATTACKERS[by.index()][to], code(by, Role::Pawn), false)
+            {
+                return s;
             }
         }
         if ours & near[DIAGONAL] != 0 {
-            let advisor = code(by, Role::Advisor);
-            let t = &ADVISOR_MOVES[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, advisor) {
-                    return s;
-                }
+            if let Some(s) = self.step_attacker(
+                &ADVISOR_MOVES[by.index()][to],
+                code(by, Role::Advisor),
+                false,
+            ) {
+                return s;
             }
         }
         if ours & near[ELEPHANT] != 0 {
-            let elephant = code(by, Role::Elephant);
-            let t = &ELEPHANT_MOVES[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, elephant) && self.empty(t.via[i] as usize) {
-                    return s;
-                }
+            if let Some(s) = self.step_attacker(
+                &ELEPHANT_MOVES[by.index()][to],
+                code(by, Role::Elephant),
+                true,
+            ) {
+                return s;
             }
         }
         let jumps = ours & near[KNIGHT];
@@ -333,12 +340,8 @@ impl<'a> Exchange<'a> {
             }
         }
         if orthogonal {
-            let t = &KING_MOVES[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, king) {
-                    return s;
-                }
+            if let Some(s) = self.step_attacker(&KING_MOVES[by.index()][to], king, false) {
+                return s;
             }
         }
         NONE
@@ -410,54 +413,36 @@ impl<'a> Exchange<'a> {
         let near = &NEAR[to];
         // A filter only (the pieces that have captured are still in it).
         let ours = self.pos.by_color[by.index()];
+        let bi = by.index();
         if ours & near[KNIGHT] != 0 {
-            let horse = code(by, Role::Horse);
-            let t = &HORSE_ATTACKERS[to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, horse) && self.empty(t.via[i] as usize) {
-                    consider(s, horse);
-                }
+            if let Some(s) = self.step_attacker(&HORSE_ATTACKERS[to], code(by, Role::Horse), true) {
+                consider(s, code(by, Role::Horse));
             }
         }
         if ours & near[ORTHOGONAL] != 0 {
-            let pawn = code(by, Role::Pawn);
-            let t = &PAWN_ATTACKERS[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, pawn) {
-                    consider(s, pawn);
-                }
+            if let Some(s) =
+                self.step_attacker(&PAWN_ATTACKERS[bi][to], code(by, Role::Pawn), false)
+            {
+                consider(s, code(by, Role::Pawn));
             }
         }
         if ours & near[DIAGONAL] != 0 {
-            let advisor = code(by, Role::Advisor);
-            let t = &ADVISOR_MOVES[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, advisor) {
-                    consider(s, advisor);
-                }
+            if let Some(s) =
+                self.step_attacker(&ADVISOR_MOVES[bi][to], code(by, Role::Advisor), false)
+            {
+                consider(s, code(by, Role::Advisor));
             }
         }
         if ours & near[ELEPHANT] != 0 {
-            let elephant = code(by, Role::Elephant);
-            let t = &ELEPHANT_MOVES[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, elephant) && self.empty(t.via[i] as usize) {
-                    consider(s, elephant);
-                }
+            if let Some(s) =
+                self.step_attacker(&ELEPHANT_MOVES[bi][to], code(by, Role::Elephant), true)
+            {
+                consider(s, code(by, Role::Elephant));
             }
         }
         if ours & near[ORTHOGONAL] != 0 {
-            let king = code(by, Role::King);
-            let t = &KING_MOVES[by.index()][to];
-            for i in 0..t.len as usize {
-                let s = t.to[i] as usize;
-                if self.holds(s, king) {
-                    consider(s, king);
-                }
+            if let Some(s) = self.step_attacker(&KING_MOVES[bi][to], code(by, Role::King), false) {
+                consider(s, code(by, Role::King));
             }
         }
         best
