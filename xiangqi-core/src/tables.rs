@@ -125,36 +125,22 @@ const fn elephant_moves() -> [[Steps; 90]; 2] {
 }
 
 const fn advisor_moves() -> [[Steps; 90]; 2] {
-    let mut t = [[Steps::EMPTY; 90]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut s = 0;
-        while s < 90 {
-            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            let deltas = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-            let mut i = 0;
-            while i < 4 {
-                let (df, dr) = deltas[i];
-                if in_palace(c, f, r) && in_palace(c, f + df, r + dr) {
-                    t[c][s] = t[c][s].push(sq(f + df, r + dr), 0);
-                }
-                i += 1;
-            }
-            s += 1;
-        }
-        c += 1;
-    }
-    t
+    palace_steps([(1, 1), (1, -1), (-1, 1), (-1, -1)])
 }
 
 const fn king_moves() -> [[Steps; 90]; 2] {
+    palace_steps([(1, 0), (-1, 0), (0, 1), (0, -1)])
+}
+
+/// One-point steps by each of `deltas` (file, rank) that start and end in the colour's
+/// palace: the advisor's diagonal steps or the general's orthogonal ones.
+const fn palace_steps(deltas: [(i32, i32); 4]) -> [[Steps; 90]; 2] {
     let mut t = [[Steps::EMPTY; 90]; 2];
     let mut c = 0;
     while c < 2 {
         let mut s = 0;
         while s < 90 {
             let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            let deltas = [(1, 0), (-1, 0), (0, 1), (0, -1)];
             let mut i = 0;
             while i < 4 {
                 let (df, dr) = deltas[i];
