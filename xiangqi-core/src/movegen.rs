@@ -572,8 +572,7 @@ impl Position {
                 let sensitive = (danger >> to) & 1 != 0;
                 (!sensitive || !self.king_attacked_after(us, from, to, ksq)) as usize
             };
-            let rq = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
-            let fq = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
+            let (rq, fq) = self.slider_quiets(from);
             n += (rq & !(1 << kf)).count_ones() as usize + (fq & !(1 << kr)).count_ones() as usize;
             if rq & (1 << kf) != 0 {
                 n += check_one(fr * 9 + kf);
@@ -581,12 +580,7 @@ impl Position {
             if fq & (1 << kr) != 0 {
                 n += check_one(kr * 9 + ff);
             }
-            let mut emit = |to| n += check_one(to);
-            if role == 5 {
-                self.line_captures::<true>(from, us.index(), &mut emit);
-            } else {
-                self.line_captures::<false>(from, us.index(), &mut emit);
-            }
+            self.slider_captures(from, us.index(), role == 5, &mut |to| n += check_one(to));
         }
         n
     }
@@ -710,22 +704,8 @@ impl Position {
             3 => step(&HORSE_MOVES[from], true),
             6 => step(&PAWN_MOVES[us][from], false),
             role => {
-                let (ff, fr) = file_rank(from);
-                let mut q = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
-                while q != 0 {
-                    emit(fr * 9 + q.trailing_zeros() as usize);
-                    q &= q - 1;
-                }
-                let mut q = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
-                while q != 0 {
-                    emit(q.trailing_zeros() as usize * 9 + ff);
-                    q &= q - 1;
-                }
-                if role == 5 {
-                    self.line_captures::<true>(from, us, emit);
-                } else {
-                    self.line_captures::<false>(from, us, emit);
-                }
+                self.slider_quiet_moves(from, emit);
+                self.slider_captures(from, us, role == 5, emit);
             }
         }
     }
@@ -773,6 +753,44 @@ impl Position {
             }
         }
         danger
+    }
+
+    /// The empty points up to the first piece either way along the rank and the file of
+    /// `from`, from the quiet tables (one load a line): bit `f` of the first for file `f`
+    /// of the rank, bit `r` of the second for rank `r` of the file.
+    #[inline(always)]
+    fn slider_quiets(&self, from: usize) -> (u16, u16) {
+        let (ff, fr) = file_rank(from);
+        (
+            RANK_QUIET[ff][self.rank_occ[fr] as usize & 511],
+            FILE_QUIET[fr][self.file_occ[ff] as usize & 1023],
+        )
+    }
+
+    /// Calls `emit(to)` for each of the [`Position::slider_quiets`] points of `from`, the
+    /// rank's first (files upward), then the file's (ranks upward).
+    #[inline(always)]
+    fn slider_quiet_moves(&self, from: usize, emit: &mut impl FnMut(usize)) {
+        let (ff, fr) = file_rank(from);
+        let (mut rank, mut file) = self.slider_quiets(from);
+        while rank != 0 {
+            emit(fr * 9 + rank.trailing_zeros() as usize);
+            rank &= rank - 1;
+        }
+        while file != 0 {
+            emit(file.trailing_zeros() as usize * 9 + ff);
+            file &= file - 1;
+        }
+    }
+
+    /// [`Position::line_captures`] of the chariot, or of the cannon when `cannon`, on `from`.
+    #[inline(always)]
+    fn slider_captures(&self, from: usize, us: usize, cannon: bool, emit: &mut impl FnMut(usize)) {
+        if cannon {
+            self.line_captures::<true>(from, us, emit);
+        } else {
+            self.line_captures::<false>(from, us, emit);
+        }
     }
 
     /// Calls `emit(to)` for each capture of the chariot (or, with `CANNON`, the cannon) on
@@ -1127,36 +1145,14 @@ impl Position {
                                 !in_check
                             }
                         };
-                        // The empty points up to the first piece each way, from the
-                        // quiet tables (one load a line).
-                        let (ff, fr) = file_rank(from);
-                        let mut q = RANK_QUIET[ff][self.rank_occ[fr] as usize & 511];
-                        while q != 0 {
-                            let to = fr * 9 + q.trailing_zeros() as usize;
-                            q &= q - 1;
+                        let mut emit = |to| {
                             if legal(to) {
                                 list.push(Move::from_distinct(from, to));
                             }
-                        }
-                        let mut q = FILE_QUIET[fr][self.file_occ[ff] as usize & 1023];
-                        while q != 0 {
-                            let to = q.trailing_zeros() as usize * 9 + ff;
-                            q &= q - 1;
-                            if legal(to) {
-                                list.push(Move::from_distinct(from, to));
-                            }
-                        }
+                        };
+                        self.slider_quiet_moves(from, &mut emit);
                         if KIND != QUIETS {
-                            let mut emit = |to| {
-                                if legal(to) {
-                                    list.push(Move::from_distinct(from, to));
-                                }
-                            };
-                            if role == 5 {
-                                self.line_captures::<true>(from, ui, &mut emit);
-                            } else {
-                                self.line_captures::<false>(from, ui, &mut emit);
-                            }
+                            self.slider_captures(from, ui, role == 5, &mut emit);
                         }
                         continue;
                     }
