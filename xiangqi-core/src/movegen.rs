@@ -890,16 +890,8 @@ impl Position {
                     2 => (&ELEPHANT_MOVES[ui][from], true),
                     3 => (&HORSE_MOVES[from], true),
                     6 => (&PAWN_MOVES[ui][from], false),
-                    4 => {
-                        self.line_captures::<false>(from, ui, &mut |to| {
-                            if legal(from, to, false) {
-                                list.push(Move::from_distinct(from, to));
-                            }
-                        });
-                        continue;
-                    }
-                    5 => {
-                        self.line_captures::<true>(from, ui, &mut |to| {
+                    role @ (4 | 5) => {
+                        self.slider_captures(from, ui, role == 5, &mut |to| {
                             if legal(from, to, false) {
                                 list.push(Move::from_distinct(from, to));
                             }
