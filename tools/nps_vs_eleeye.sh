@@ -21,7 +21,10 @@
 # defined in its build). The evaluation is our default one in both. The second figure compares
 # the cost of a node like for like; the first is what the engine does in play, where the
 # selective search prunes most moves before making them, so the work of a node is spread
-# over fewer nodes (and the search goes twice as deep).
+# over fewer nodes (and the search goes twice as deep). A third figure is the default search
+# with its two move-pruning features off (`--off $NO_MOVE_PRUNING`: late-move pruning and
+# futility pruning, which drop moves before making them): the one setting of our search that
+# reaches ElephantEye's rate, which costs about 150 Elo in play (see the README).
 set -euo pipefail
 secs=${1:-10}
 rounds=${2:-2}
@@ -59,6 +62,7 @@ eleeye_nps() {
 }
 
 LIKE_ELEEYE=lmr,late_move_pruning,futility,reverse_futility,iir,qsearch_tt
+NO_MOVE_PRUNING=late_move_pruning,futility
 
 # ours_nps NAME [analyze options...]
 ours_nps() {
@@ -76,13 +80,16 @@ for round in $(seq 1 "$rounds"); do
     [ "$name" = middlegame ] && fen=$middle_fen
     o=$(ours_nps "$name")
     l=$(ours_nps "$name" --off "$LIKE_ELEEYE")
+    p=$(ours_nps "$name" --off "$NO_MOVE_PRUNING")
     e=$(eleeye_nps "$fen")
     rate() { echo "$1" | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) ~ /^nodes\/s/) print $i }'; }
     awk -v r="$round" -v n="$name" -v o="$o" -v l="$l" -v e="$e" \
-      -v a="$(rate "$o")" -v c="$(rate "$l")" -v b="$(rate "$e")" 'BEGIN {
+      -v p="$p" -v a="$(rate "$o")" -v c="$(rate "$l")" -v q="$(rate "$p")" \
+      -v b="$(rate "$e")" 'BEGIN {
       printf "round %d %s\n", r, n
       printf "  ours (as it plays):          %s   ratio %.2f\n", o, a / b
       printf "  ours (searching like EE):    %s   ratio %.2f\n", l, c / b
+      printf "  ours (no move pruning):      %s   ratio %.2f\n", p, q / b
       printf "  ElephantEye:                 %s\n", e }'
   done
 done
