@@ -1186,30 +1186,26 @@ impl Position {
 
 #[cfg(test)]
 mod quiet_table_tests {
-    use super::highest_bit;
+    use super::scan;
     use crate::tables::{FILE_QUIET, RANK_QUIET};
 
     /// The empty points before the first piece both ways from position `p` of a line of
-    /// `width` points with occupancy `occ`, worked out on the bits (the tables' builder
-    /// walks the points instead).
+    /// `width` points with occupancy `occ`, worked out on the bits from the line scan's
+    /// first blockers (the tables' builder walks the points instead).
     fn quiet_by_bits(occ: u16, p: u32, width: u32) -> u16 {
         let full: u16 = (1 << width) - 1;
-        let above_mask: u16 = full & !((2u16 << p) - 1);
-        let below_mask: u16 = (1u16 << p) - 1;
-        let above = occ & above_mask;
-        let first_up = above & above.wrapping_neg();
-        let quiet_up = if first_up != 0 {
-            first_up.wrapping_sub(1) & above_mask
-        } else {
-            above_mask
+        let above_mask = full & !((2u16 << p) - 1);
+        let below_mask = (1u16 << p) - 1;
+        let line = scan(occ, p, width);
+        let up = match line.first_up {
+            0 => full,
+            b => b - 1,
         };
-        let first_down = highest_bit(occ & below_mask);
-        let quiet_down = if first_down != 0 {
-            below_mask & !((first_down << 1).wrapping_sub(1))
-        } else {
-            below_mask
+        let down = match line.first_down {
+            0 => full,
+            b => !((b << 1) - 1),
         };
-        quiet_up | quiet_down
+        up & above_mask | down & below_mask
     }
 
     /// The quiet tables hold what the bit arithmetic works out, for every position and

@@ -414,35 +414,19 @@ impl<'a> Exchange<'a> {
         // A filter only (the pieces that have captured are still in it).
         let ours = self.pos.by_color[by.index()];
         let bi = by.index();
-        if ours & near[KNIGHT] != 0 {
-            if let Some(s) = self.step_attacker(&HORSE_ATTACKERS[to], code(by, Role::Horse), true) {
-                consider(s, code(by, Role::Horse));
-            }
-        }
-        if ours & near[ORTHOGONAL] != 0 {
-            if let Some(s) =
-                self.step_attacker(&PAWN_ATTACKERS[bi][to], code(by, Role::Pawn), false)
-            {
-                consider(s, code(by, Role::Pawn));
-            }
-        }
-        if ours & near[DIAGONAL] != 0 {
-            if let Some(s) =
-                self.step_attacker(&ADVISOR_MOVES[bi][to], code(by, Role::Advisor), false)
-            {
-                consider(s, code(by, Role::Advisor));
-            }
-        }
-        if ours & near[ELEPHANT] != 0 {
-            if let Some(s) =
-                self.step_attacker(&ELEPHANT_MOVES[bi][to], code(by, Role::Elephant), true)
-            {
-                consider(s, code(by, Role::Elephant));
-            }
-        }
-        if ours & near[ORTHOGONAL] != 0 {
-            if let Some(s) = self.step_attacker(&KING_MOVES[bi][to], code(by, Role::King), false) {
-                consider(s, code(by, Role::King));
+        let steppers: [(usize, &Steps, Role, bool); 5] = [
+            (KNIGHT, &HORSE_ATTACKERS[to], Role::Horse, true),
+            (ORTHOGONAL, &PAWN_ATTACKERS[bi][to], Role::Pawn, false),
+            (DIAGONAL, &ADVISOR_MOVES[bi][to], Role::Advisor, false),
+            (ELEPHANT, &ELEPHANT_MOVES[bi][to], Role::Elephant, true),
+            (ORTHOGONAL, &KING_MOVES[bi][to], Role::King, false),
+        ];
+        for (group, table, role, blockable) in steppers {
+            if ours & near[group] != 0 {
+                let c = code(by, role);
+                if let Some(s) = self.step_attacker(table, c, blockable) {
+                    consider(s, c);
+                }
             }
         }
         best
