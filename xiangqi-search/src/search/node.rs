@@ -1,0 +1,350 @@
+//! The full-width node search: principal variation search with its pruning, reductions
+//! and extensions.
+
+use super::movepick::{MovePicker, COUNTER, GOOD_CAPTURE, HISTORY_MAX};
+use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60};
+use crate::see::see_ge;
+use crate::tt::{score_from_tt, score_to_tt, Bound};
+use arrayvec::ArrayVec;
+use xiangqi_core::{Move, Role};
+use xiangqi_eval::Evaluator;
+
+impl<E: Evaluator> Worker<E> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        shared: &Shared,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return if shared.params.quiescence {
+                self.qsearch(shared, alpha, beta, ply)
+            } else {
+                self.evaluate(shared)
+            };
+        }
+        let p = shared.params;
+        let Some(in_check) = self.enter_node(shared, ply) else {
+            return 0;
+        };
+        if let Some(s) = self.repetition(shared, ply) {
+            return s;
+        }
+        if self.pos.halfmove_clock() >= RULE60 {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluate(shared) };
+        }
+        if p.mate_distance_pruning {
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = self.pos.key();
+        let tte = shared.tt.probe(key);
+        let mut tt_move = None;
+        if let Some(e) = tte {
+            if p.tt {
+                tt_move = e.mv.filter(|&m| self.pos.is_legal(m));
+                let s = score_from_tt(e.score, ply);
+                if !pv_node
+                    && e.depth >= depth
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    }
+                {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else if let Some(e) = tte {
+            e.eval
+        } else {
+            self.evaluate(shared)
+        };
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+        self.frames[ply + 1].null_done = false;
+
+        if !in_check && !pv_node {
+            // Reverse futility: far above beta at low depth, trust the static evaluation.
+            if p.reverse_futility
+                && depth <= 7
+                && beta.abs() < MATE_BOUND
+                && static_eval - 90 * (depth - improving as i32) >= beta
+            {
+                return static_eval;
+            }
+            // Null move. Xiangqi endings with only advisors, elephants and pawns are full of
+            // zugzwang (the defender's pieces must move), so there it is off.
+            let us = self.pos.side_to_move();
+            let attackers = self.pos.count(us, Role::Chariot)
+                + self.pos.count(us, Role::Horse)
+                + self.pos.count(us, Role::Cannon);
+            if p.null_move
+                && depth >= 3
+                && static_eval >= beta
+                && !self.frames[ply].null_done
+                && attackers > 0
+                && beta.abs() < MATE_BOUND
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.frames[ply].mv = None;
+                self.frames[ply + 1].null_done = true;
+                self.eval.make_null(&self.pos);
+                let u = self.pos.make_null();
+                self.keys.push(self.pos.key());
+                self.in_check.push(self.pos.is_check());
+                let s = -self.negamax(
+                    shared,
+                    -beta,
+                    -beta + 1,
+                    depth - r,
+                    ply + 1,
+                    !cut_node,
+                    false,
+                );
+                self.keys.pop();
+                self.in_check.pop();
+                self.pos.unmake_null(u);
+                self.eval.unmake_null(&self.pos);
+                self.frames[ply + 1].null_done = false;
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    // With few attackers left, verify with a reduced search without null move.
+                    if attackers <= 1 && depth >= 6 {
+                        self.frames[ply + 1].null_done = true;
+                        self.frames[ply].null_done = true;
+                        let v = self.negamax(shared, beta - 1, beta, depth - r, ply, false, false);
+                        self.frames[ply].null_done = false;
+                        if v >= beta {
+                            return if s >= MATE_BOUND { beta } else { s };
+                        }
+                    } else {
+                        return if s >= MATE_BOUND { beta } else { s };
+                    }
+                }
+            }
+        }
+
+        if p.iir && tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let old_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut move_count = 0usize;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut picker =
+            MovePicker::new(tt_move, self.order_hints(shared, ply), pv_node || depth > 8);
+        let futility_base = static_eval + 120 + 110 * depth;
+        // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
+        // and the counter move are dropped (when not in check, and only once some move has
+        // scored above a mate; checked where it applies).
+        let lmp_allowed = p.late_move_pruning && depth <= 8 && !pv_node;
+        let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+
+        loop {
+            // Below depth 3, late move pruning may drop the first quiet move picked, and with
+            // it all the others: then they are not even generated.
+            let skip_quiets = || {
+                depth <= 2
+                    && lmp_allowed
+                    && move_count as i32 >= lmp_limit
+                    && !in_check
+                    && best_score > -MATE_BOUND
+                    && ply > 0
+            };
+            let Some((m, order)) = picker.next(&mut self.pos, &self.history, p, skip_quiets) else {
+                break;
+            };
+            let is_capture = self.pos.piece_at(m.to()).is_some();
+            let quiet = !is_capture;
+            move_count += 1;
+
+            // Pruning of moves at shallow depth (never when all moves could lose).
+            let mut futile = false;
+            if !in_check && best_score > -MATE_BOUND && ply > 0 {
+                if lmp_allowed && quiet && move_count as i32 > lmp_limit && order < COUNTER {
+                    // This and every quiet move left would be pruned: drop them all now
+                    // (the table's move and the killers and counter move, tried before,
+                    // are exempt), counting them as tried (the move count drives the later
+                    // moves' reductions). Only the bad captures are left.
+                    move_count += picker.skip_quiets();
+                    continue;
+                }
+                if p.futility && quiet && depth <= 8 && futility_base <= alpha && order < COUNTER {
+                    futile = true;
+                }
+                // Losing captures at low depth, unless they check (a sacrifice that mates).
+                if p.see
+                    && is_capture
+                    && depth <= 6
+                    && order < GOOD_CAPTURE
+                    && !see_ge(&mut self.pos, m, -90 * depth)
+                {
+                    futile = true;
+                }
+            }
+
+            if futile && !self.pos.gives_check(m) {
+                // Pruned unless it gives check (a sacrifice that mates).
+                continue;
+            }
+            // A child at depth 0 or less is a quiescence node.
+            let u = self.make(shared, m, ply, p.qsearch_tt || depth > 1);
+            let gives_check = self.pos.is_check();
+            let ext = (p.check_extension && gives_check && (ply as i32) < 2 * depth + 10) as i32;
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if move_count == 1 || !p.pvs {
+                score = -self.negamax(
+                    shared,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                    pv_node,
+                );
+            } else {
+                let mut r = 0;
+                if p.lmr && depth >= 3 && move_count > 1 + pv_node as usize && (quiet || order < 0)
+                {
+                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    r += cut_node as i32;
+                    if order >= COUNTER {
+                        r -= 1;
+                    }
+                    if gives_check {
+                        r -= 1;
+                    }
+                    if quiet && order < COUNTER {
+                        r -= order / 6000;
+                    }
+                    r = r.min(new_depth - 1).max(0);
+                }
+                score = -self.negamax(
+                    shared,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    true,
+                    false,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.negamax(
+                        shared,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                        false,
+                    );
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(shared, -beta, -alpha, new_depth, ply + 1, false, true);
+                }
+            }
+            self.unmake(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if quiet && !quiets.is_full() {
+                quiets.push(m);
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(shared, ply, m, depth, &quiets);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: lost, in check or not (stalemate loses in xiangqi).
+            return -MATE + ply as i32;
+        }
+        if best_score == -INF {
+            // Every move was pruned: fail low at alpha.
+            best_score = alpha;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply),
+            static_eval.max(-MATE_BOUND),
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    pub(super) fn update_quiet_stats(
+        &mut self,
+        shared: &Shared,
+        ply: usize,
+        best: Move,
+        depth: i32,
+        quiets: &[Move],
+    ) {
+        let p = shared.params;
+        if p.killers && self.killers[ply][0] != Some(best) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(best);
+        }
+        if p.countermove && ply > 0 {
+            if let Some(prev) = self.frames[ply - 1].mv {
+                self.counter[self.frames[ply - 1].piece as usize][prev.to().index()] = Some(best);
+            }
+        }
+        if p.history {
+            let bonus = (depth * depth * 16).min(1600);
+            for &q in quiets {
+                let pi = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
+                let h = &mut self.history[pi][q.to().index()];
+                let b = if q == best { bonus } else { -bonus };
+                *h += b - *h * b.abs() / HISTORY_MAX;
+            }
+        }
+    }
+}
