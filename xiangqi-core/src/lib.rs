@@ -35,6 +35,8 @@ mod perft;
 mod position;
 mod rules;
 mod see;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod setup;
 mod square;
 mod tables;

@@ -449,9 +449,7 @@ fn source(p: &EvalParams, note: &str) -> String {
         s.push_str(&table_source(&format!("{name}_MG"), &p.pst_mg[r]));
         s.push_str(&table_source(&format!("{name}_EG"), &p.pst_eg[r]));
     }
-    s.push_str(
-        "\n/// The fitted parameters.\npub(crate) fn tuned() -> EvalParams {\n    EvalParams {\n",
-    );
+    s.push_str("\n/// The fitted parameters.\nfn tuned() -> EvalParams {\n    EvalParams {\n");
     let _ = writeln!(s, "        material: {:?},", p.material);
     let mg: Vec<String> = ROLES.iter().map(|r| format!("{r}_MG")).collect();
     let eg: Vec<String> = ROLES.iter().map(|r| format!("{r}_EG")).collect();
@@ -529,6 +527,10 @@ fn source(p: &EvalParams, note: &str) -> String {
     let _ = writeln!(s, "        trade_when_ahead: {},", p.trade_when_ahead);
     let _ = writeln!(s, "        tempo: {},", p.tempo);
     s.push_str("    }\n}\n");
+    // The default lives here, so that `params.rs` does not depend on this generated file.
+    s.push_str(
+        "\n/// The fitted values are the default (see [`EvalParams`]).\nimpl Default for EvalParams {\n    fn default() -> EvalParams {\n        tuned()\n    }\n}\n",
+    );
     s
 }
 

@@ -3,6 +3,7 @@
 
 use crate::board::{code, row, Board, ROWS};
 use crate::geometry::Geometry;
+use crate::packed::{eg_of, mg_of, pack};
 use crate::params::EvalParams;
 use crate::{terms, Evaluator, Score};
 use core::fmt;
@@ -10,25 +11,6 @@ use core::num::NonZeroU16;
 use std::sync::Arc;
 use xiangqi_core::zobrist::{piece_key, side_key};
 use xiangqi_core::{Color, Move, Piece, Position, Role, Square};
-
-/// Packs a middlegame and an endgame value into one `i32` (endgame in the high half), so
-/// that both are added in one instruction. The same trick as Stockfish's `Score`.
-#[inline]
-pub(crate) const fn pack(mg: i32, eg: i32) -> i32 {
-    (eg << 16).wrapping_add(mg)
-}
-
-/// The middlegame half of a packed pair.
-#[inline]
-pub(crate) const fn mg_of(s: i32) -> i32 {
-    s as i16 as i32
-}
-
-/// The endgame half of a packed pair.
-#[inline]
-pub(crate) const fn eg_of(s: i32) -> i32 {
-    (s.wrapping_add(0x8000) >> 16) as i16 as i32
-}
 
 /// What a piece standing on a square adds to the incremental state.
 #[derive(Clone, Copy, Debug, Default)]

@@ -29,6 +29,7 @@
 mod board;
 mod default;
 mod geometry;
+mod packed;
 mod params;
 mod score;
 mod terms;

@@ -408,10 +408,3 @@ impl EvalParams {
             .sum::<i32>()
     }
 }
-
-impl Default for EvalParams {
-    /// The tuned values (see [`EvalParams`]).
-    fn default() -> EvalParams {
-        crate::tuned::tuned()
-    }
-}

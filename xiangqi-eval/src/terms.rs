@@ -4,8 +4,8 @@
 //! symmetric by construction.
 
 use crate::board::{flag, Board, Squares, BLACK as BLACK_FLAG, RED as RED_FLAG};
-use crate::default::pack;
 use crate::geometry::{Geometry, POINT_SHIFT};
+use crate::packed::pack;
 use crate::params::EvalParams;
 use xiangqi_core::{Color, Position, Role};
 

@@ -191,7 +191,7 @@ pub(crate) const PAWN_EG: HalfTable = [
 ];
 
 /// The fitted parameters.
-pub(crate) fn tuned() -> EvalParams {
+fn tuned() -> EvalParams {
     EvalParams {
         material: [
             [0, 0],
@@ -243,5 +243,12 @@ pub(crate) fn tuned() -> EvalParams {
         pawn_near_palace_missing_advisor: 46,
         trade_when_ahead: 0,
         tempo: 4,
+    }
+}
+
+/// The fitted values are the default (see [`EvalParams`]).
+impl Default for EvalParams {
+    fn default() -> EvalParams {
+        tuned()
     }
 }
