@@ -6,6 +6,7 @@
 //! dash fields and both counters may be missing. Written: the canonical form with `w`/`b`
 //! and `N`/`B`.
 
+use alloc::{format, string::String, string::ToString, vec::Vec};
 use crate::setup::{Problems, Setup, SetupError};
 use crate::{Color, Piece, Position, Square};
 use core::fmt;
@@ -105,7 +106,7 @@ impl fmt::Display for FenError {
     }
 }
 
-impl std::error::Error for FenError {}
+impl core::error::Error for FenError {}
 
 impl From<SetupError> for FenError {
     fn from(e: SetupError) -> FenError {

@@ -21,7 +21,13 @@
 //! Coordinates follow ICCS/UCI: files `a`–`i` from red's left, ranks `0`–`9` from red's
 //! back rank; square index `rank * 9 + file`.
 #![deny(missing_docs)]
+#![no_std]
 #![forbid(unsafe_code)]
+
+// Only `core` and `alloc`: the rules run wherever Rust does (`std` is for the tests).
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 mod fen;
 mod game;

@@ -1,5 +1,6 @@
 //! Perft: counting the leaves of the legal move tree, the standard test of move generation.
 
+use alloc::vec::Vec;
 use crate::{Move, Position};
 
 impl Position {

@@ -504,7 +504,7 @@ impl fmt::Display for IllegalMove {
     }
 }
 
-impl std::error::Error for IllegalMove {}
+impl core::error::Error for IllegalMove {}
 
 /// Shows the board as red sees it, rank 9 at the top, with ranks and files labelled, then the FEN.
 impl fmt::Display for Position {

@@ -214,4 +214,4 @@ impl fmt::Display for SetupError {
     }
 }
 
-impl std::error::Error for SetupError {}
+impl core::error::Error for SetupError {}

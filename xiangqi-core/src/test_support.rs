@@ -1,6 +1,8 @@
 //! Helpers shared by the unit tests: the positions of the test suites and a seeded
 //! pseudo-random generator for random playouts.
 
+use alloc::vec::Vec;
+
 /// The FENs of the perft suite (`tests/data/perft.epd`), followed by those of the mate
 /// puzzles (`tests/data/mates.epd`) when `with_mates` is set.
 pub(crate) fn suite_fens(with_mates: bool) -> Vec<&'static str> {

@@ -4,6 +4,7 @@
 //! [`UciMove::to_move`] (or [`Position::parse_uci`]) checks it against a position.
 //! ICCS's dashed upper-case form (`H2-E2`) is accepted too.
 
+use alloc::vec::Vec;
 use crate::{IllegalMove, Move, Position, Square};
 use core::fmt;
 use core::str::FromStr;
@@ -60,7 +61,7 @@ impl fmt::Display for ParseUciError {
     }
 }
 
-impl std::error::Error for ParseUciError {}
+impl core::error::Error for ParseUciError {}
 
 impl FromStr for UciMove {
     type Err = ParseUciError;
@@ -147,7 +148,7 @@ impl fmt::Display for UciMoveError {
     }
 }
 
-impl std::error::Error for UciMoveError {}
+impl core::error::Error for UciMoveError {}
 
 impl Position {
     /// Parses coordinate move text (`h2e2`) and checks it is legal here.

@@ -1,6 +1,7 @@
 //! Chinese notation: `炮二平五`, `马８进７`, `前马退二`, `前九平八`; simplified and
 //! traditional characters, ASCII and full-width digits.
 
+use alloc::{string::String, string::ToString, vec, vec::Vec};
 use super::{
     check_places, digit, find_move, narrow, parts, wxf_dir, wxf_letter, Dir, NotationError, Parts,
 };

@@ -23,6 +23,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+use alloc::{string::String, vec::Vec};
 mod chinese;
 mod wxf;
 
@@ -82,7 +83,7 @@ impl fmt::Display for NotationError {
     }
 }
 
-impl std::error::Error for NotationError {}
+impl core::error::Error for NotationError {}
 
 /// The direction of a move as both notations write it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

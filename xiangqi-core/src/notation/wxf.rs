@@ -1,5 +1,6 @@
 //! WXF notation: `C2.5`, `H8+7`, tandem `R+.3` / `C--1`, pawns `P+.4`, `3+.4`.
 
+use alloc::{string::String, string::ToString, vec::Vec};
 use super::{
     check_places, digit, find_move, narrow, parts, wxf_dir, wxf_letter, NotationError, Parts,
 };
