@@ -1,25 +1,4 @@
-//! # xiangqi-book
-//!
-//! An opening book: for a position, the moves masters played there and how often.
-//!
-//! The built-in book ([`Book::builtin`]) was made from the 27,704 master games (1950–2013)
-//! of the Chinese Chess Practical Dataset (CCPD, CC BY 4.0: Yu-Han Tseng & Bo-Nian Chen,
-//! 2026) by `cargo run --release -p xiangqi-book --example build_book -- <games file>`: every
-//! position of the first [`BUILD_PLIES`] plies of each game (and of its left-right mirror),
-//! keeping the moves played at least [`MIN_GAMES`] times whose players scored at least
-//! [`MIN_SCORE_PERCENT`] % with them. Positions are found by their Zobrist key
-//! ([`xiangqi_core::zobrist`], fixed seeds), so the book file stays valid across builds.
-//!
-//! ```
-//! use xiangqi_book::Book;
-//! use xiangqi_core::Position;
-//!
-//! let book = Book::builtin();
-//! let moves = book.moves(&Position::startpos());
-//! assert!(moves.iter().any(|e| e.mv.to_string() == "h2e2")); // 炮二平五, the central cannon
-//! let chosen = book.pick(&Position::startpos(), 12345).unwrap();
-//! assert!(Position::startpos().is_legal(chosen));
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

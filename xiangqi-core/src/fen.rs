@@ -6,9 +6,9 @@
 //! dash fields and both counters may be missing. Written: the canonical form with `w`/`b`
 //! and `N`/`B`.
 
-use alloc::{format, string::String, string::ToString, vec::Vec};
 use crate::setup::{Problems, Setup, SetupError};
 use crate::{Color, Piece, Position, Square};
+use alloc::{format, string::String, string::ToString, vec::Vec};
 use core::fmt;
 
 /// Why a FEN could not be read. Each variant says where (a byte offset into the string).

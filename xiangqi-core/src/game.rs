@@ -1,9 +1,9 @@
 //! A game: a start position and the moves played from it, with undo and redo, and the
 //! end of the game by the tournament rules (board, repetition, move limit, material).
 
-use alloc::{vec, vec::Vec};
 use crate::rules::{judge_repetition, RepetitionVerdict, RuleSet};
 use crate::{Color, EndReason, IllegalMove, Move, Position, Role};
+use alloc::{vec, vec::Vec};
 use core::fmt;
 
 /// Plies without a capture after which the game is drawn (60 moves, CXA 4.2.4).

@@ -1,7 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the standard test of move generation.
 
-use alloc::vec::Vec;
 use crate::{Move, Position};
+use alloc::vec::Vec;
 
 impl Position {
     /// The number of leaves of the legal move tree `depth` plies deep.

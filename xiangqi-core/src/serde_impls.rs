@@ -4,8 +4,8 @@
 //! its start FEN and its moves. Reading checks as the parsers do: a game's moves are replayed
 //! and the first illegal one is refused, naming its number and the reason.
 
-use alloc::{format, string::String, string::ToString, vec::Vec};
 use crate::{Color, Game, Move, Piece, Position, Role, Square, UciMove};
+use alloc::{format, string::String, string::ToString, vec::Vec};
 use core::fmt;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeStruct, Serializer};

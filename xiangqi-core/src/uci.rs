@@ -4,8 +4,8 @@
 //! [`UciMove::to_move`] (or [`Position::parse_uci`]) checks it against a position.
 //! ICCS's dashed upper-case form (`H2-E2`) is accepted too.
 
-use alloc::vec::Vec;
 use crate::{IllegalMove, Move, Position, Square};
+use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 

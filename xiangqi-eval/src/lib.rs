@@ -1,29 +1,4 @@
-//! # xiangqi-eval
-//!
-//! Position evaluation behind a trait, [`Evaluator`]: the search evaluates only through it,
-//! so a user can plug in their own evaluation. Scores are [`Score`]s (centipawn-like, a pawn
-//! before the river is about 100, with room for mate scores) from the side to move's view.
-//!
-//! - [`DefaultEvaluator`]: the engine's evaluation — tapered material and piece-square
-//!   tables kept incrementally, general safety, mobility, pawn structure and endgame
-//!   knowledge; every parameter in [`EvalParams`].
-//! - [`Material`]: material only, the simplest evaluator and a baseline.
-//!
-//! ```
-//! use xiangqi_core::Position;
-//! use xiangqi_eval::{DefaultEvaluator, Evaluator};
-//!
-//! let mut eval = DefaultEvaluator::new();
-//! let mut pos = Position::startpos();
-//! eval.reset(&pos);
-//! let m = pos.parse_uci("h2e2")?; // 炮二平五
-//! eval.make_move(&pos, m); // before the move is made...
-//! let undo = pos.make_move(m);
-//! println!("{}", eval.evaluate(&pos)); // from black's view now
-//! pos.unmake_move(m, undo);
-//! eval.unmake_move(&pos, m); // ...and after it is taken back
-//! # Ok::<_, Box<dyn std::error::Error>>(())
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 mod board;

@@ -68,7 +68,7 @@ pub const fn half_table_index(color: Color, square: Square) -> (usize, usize) {
 /// | 3 | fit 2, + side-cannon term | 610,242 (67,989) | 1.81, 1.96 | 0.1248 -> 0.1239 | +49 =25 -26 |
 /// | 4 | fit 3 | 610,242 (67,989) | 2.03 | 0.1239 -> 0.1235 | +42 =28 -30 |
 ///
-/// Self-play: `examples/selfplay.rs`, 20,000 nodes a move, openings from master games, colours
+/// Self-play: `examples/eval_selfplay.rs` (at the workspace top), 20,000 nodes a move, openings from master games, colours
 /// alternating. At 100 ms a move instead, the final parameters scored +31 =5 -4 against the
 /// hand-set ones. The fits found that cannons hardly mark the stage of the game and chariots do,
 /// that missing advisors and elephants cost little beyond their material, and put little

@@ -1,24 +1,4 @@
-//! # xiangqi-search
-//!
-//! The engine: iterative deepening with aspiration windows over principal variation search,
-//! a lock-free transposition table shared by Lazy SMP threads, quiescence search, move
-//! ordering by the table move, MVV-LVA and static exchange evaluation with the xiangqi
-//! attack rules, killers, countermoves and history, null-move pruning (off in zugzwang-prone
-//! endings), late-move reductions and pruning, futility and reverse futility pruning, check
-//! extension, mate distance pruning and internal iterative reduction. Every feature has a
-//! switch in [`Params`], so its worth can be measured.
-//!
-//! ```
-//! use xiangqi_core::Game;
-//! use xiangqi_search::{Limits, Searcher};
-//!
-//! let mut searcher = Searcher::new();
-//! let limits = Limits { depth: Some(4), ..Limits::default() };
-//! let result = searcher.search(&Game::default(), &limits, &mut |info| {
-//!     println!("depth {} score {} pv {:?}", info.depth, info.score, info.pv);
-//! });
-//! assert!(result.best_move.is_some());
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 // Audited exceptions, both hints to the machine in `tt.rs`: cache prefetch and huge pages.
 #![deny(unsafe_code)]

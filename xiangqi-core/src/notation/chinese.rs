@@ -1,11 +1,11 @@
 //! Chinese notation: `炮二平五`, `马８进７`, `前马退二`, `前九平八`; simplified and
 //! traditional characters, ASCII and full-width digits.
 
-use alloc::{string::String, string::ToString, vec, vec::Vec};
 use super::{
     check_places, digit, find_move, narrow, parts, wxf_dir, wxf_letter, Dir, NotationError, Parts,
 };
 use crate::{Color, Move, Piece, Position, Role};
+use alloc::{string::String, string::ToString, vec, vec::Vec};
 
 const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const FULL_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];

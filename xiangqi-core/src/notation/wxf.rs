@@ -1,10 +1,10 @@
 //! WXF notation: `C2.5`, `H8+7`, tandem `R+.3` / `C--1`, pawns `P+.4`, `3+.4`.
 
-use alloc::{string::String, string::ToString, vec::Vec};
 use super::{
     check_places, digit, find_move, narrow, parts, wxf_dir, wxf_letter, NotationError, Parts,
 };
 use crate::{Color, Move, Position, Role, Square};
+use alloc::{string::String, string::ToString, vec::Vec};
 
 /// Can a piece of this kind and colour ever stand on `square`?
 fn can_stand(role: Role, color: Color, square: Square) -> bool {

@@ -174,9 +174,8 @@ impl MovePicker {
         pos: &mut Position,
         history: &History,
         p: &Params,
-        skip_quiets: impl FnOnce() -> bool,
+        skip_quiets: impl Fn() -> bool,
     ) -> Option<(Move, i32)> {
-        let mut skip_quiets = Some(skip_quiets);
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -250,7 +249,7 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                     self.bad_end = self.list.len();
                     self.quiet_idx = self.bad_end;
-                    if skip_quiets.take().is_some_and(|skip| skip()) {
+                    if skip_quiets() {
                         // (When they are dropped they count as tried, for the reductions of
                         // the bad captures left; the caller skips them only below depth 3,
                         // where there are none, so the count is not needed.)
@@ -321,7 +320,7 @@ impl MovePicker {
     /// Drops every quiet move not yet picked (late move pruning: they would all be pruned);
     /// returns how many, which count as tried for the reductions of the moves left.
     #[inline]
-    pub(super) fn skip_quiets(&mut self) -> usize {
+    pub(super) fn drop_quiets(&mut self) -> usize {
         let dropped = self.list.len() - self.quiet_idx;
         self.list.truncate(self.quiet_idx);
         self.scores.truncate(self.quiet_idx);

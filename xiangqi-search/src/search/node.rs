@@ -188,7 +188,7 @@ impl<E: Evaluator> Worker<E> {
                     // (the table's move and the killers and counter move, tried before,
                     // are exempt), counting them as tried (the move count drives the later
                     // moves' reductions). Only the bad captures are left.
-                    move_count += picker.skip_quiets();
+                    move_count += picker.drop_quiets();
                     continue;
                 }
                 if p.futility && quiet && depth <= 8 && futility_base <= alpha && order < COUNTER {

@@ -2,13 +2,13 @@
 //! count, to check that evaluation terms help:
 //!
 //! ```text
-//! cargo run --release -p xiangqi-eval --example selfplay -- --a default --b hand [--games 100] [--nodes 20000 | --movetime MS]
+//! cargo run --release --example eval_selfplay -- --a default --b hand [--games 100] [--nodes 20000 | --movetime MS]
 //! ```
 //!
 //! Settings: `default` (the tuned parameters), `hand` (the hand-set starting values),
 //! `tables` (the fitted material and tables with the hand-set other terms), `psq`
 //! (default tables, every other term off), `material` (the [`Material`] evaluator). Openings:
-//! the first four plies of the master games in `tests/data/master_sample.txt` (CCPD, CC BY
+//! the first four plies of the master games in `xiangqi-eval/tests/data/master_sample.txt` (CCPD, CC BY
 //! 4.0), each played twice with colours swapped.
 
 use xiangqi_core::{Color, Game, RuleSet};
@@ -147,7 +147,7 @@ fn main() {
         }
     };
     let mut openings: Vec<Vec<&str>> = Vec::new();
-    for line in include_str!("../tests/data/master_sample.txt").lines() {
+    for line in include_str!("../xiangqi-eval/tests/data/master_sample.txt").lines() {
         let moves: Vec<&str> = line
             .split('\t')
             .nth(1)
