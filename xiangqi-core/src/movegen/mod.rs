@@ -60,8 +60,10 @@ struct LineScan {
     second_down: u16,
 }
 
+/// The highest set bit of `x` (0 when none). (A branch-free form costs more instructions:
+/// an empty side is common and lets the branch skip the rest.)
 #[inline(always)]
-fn highest_bit(x: u16) -> u16 {
+pub(crate) fn highest_bit(x: u16) -> u16 {
     if x == 0 {
         0
     } else {

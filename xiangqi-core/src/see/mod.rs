@@ -9,12 +9,16 @@
 //! them), pawns, advisors and the general step as usual, and the opposing general attacks
 //! along an open file only when a general stands on the target (flying general).
 
+mod near;
+
+use crate::movegen::highest_bit;
 use crate::position::{code, code_role, Position, EMPTY};
 use crate::tables::{
     Steps, ADVISOR_MOVES, ELEPHANT_MOVES, FILE_DOWN, FILE_UP, HORSE_ATTACKERS, KING_MOVES,
     PAWN_ATTACKERS, RANK_DOWN, RANK_UP, SQUARE_BITS,
 };
 use crate::{Color, Move, Role};
+use near::{DIAGONAL, ELEPHANT, HORSE_LEG, KNIGHT, NEAR, ORTHOGONAL};
 
 /// The longest list of gains followed: the capture and at most 37 recaptures (more than
 /// the 32 pieces could ever make).
@@ -22,109 +26,6 @@ const MAX_GAINS: usize = 38;
 
 /// No square (an index no square has).
 const NONE: usize = usize::MAX;
-
-/// For each target point, the points from which a stepping piece could reach it: a horse
-/// (a knight's jump away), a pawn or general (orthogonally next to it), an advisor
-/// (diagonally next to it) and an elephant (two points diagonally). A piece of the side
-/// to move on none of them means no table needs walking.
-const fn near_tables() -> [[u128; 4]; 90] {
-    const GROUPS: [[(i32, i32); 8]; 4] = [
-        [
-            (1, 2),
-            (-1, 2),
-            (1, -2),
-            (-1, -2),
-            (2, 1),
-            (2, -1),
-            (-2, 1),
-            (-2, -1),
-        ],
-        [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (0, 0),
-            (0, 0),
-            (0, 0),
-            (0, 0),
-        ],
-        [
-            (1, 1),
-            (-1, 1),
-            (1, -1),
-            (-1, -1),
-            (0, 0),
-            (0, 0),
-            (0, 0),
-            (0, 0),
-        ],
-        [
-            (2, 2),
-            (-2, 2),
-            (2, -2),
-            (-2, -2),
-            (0, 0),
-            (0, 0),
-            (0, 0),
-            (0, 0),
-        ],
-    ];
-    let mut t = [[0u128; 4]; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut g = 0;
-        while g < 4 {
-            let mut i = 0;
-            while i < 8 {
-                let (df, dr) = GROUPS[g][i];
-                let (nf, nr) = (f + df, r + dr);
-                if (df != 0 || dr != 0) && nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
-                    t[s][g] |= 1u128 << (nr * 9 + nf);
-                }
-                i += 1;
-            }
-            g += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-/// For a horse on `s` attacking the target `to`, indexed by `s + 19 - to`: where its leg
-/// is, as an offset from `to` (the target's diagonal neighbour towards the horse), modulo
-/// 2^64 (added with wrapping).
-static HORSE_LEG: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let jumps: [(i32, i32); 8] = [
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (2, -1),
-        (-2, 1),
-        (-2, -1),
-    ];
-    let mut i = 0;
-    while i < 8 {
-        // The horse stands at (df, dr) from the target; its leg is the target's diagonal
-        // neighbour on its side.
-        let (df, dr) = jumps[i];
-        let leg = df.signum() + 9 * dr.signum();
-        t[(df + 9 * dr + 19) as usize] = leg as i64 as u64;
-        i += 1;
-    }
-    t
-};
-
-/// [`near_tables`]: knight jumps, orthogonal steps, diagonal steps, elephant steps.
-static NEAR: [[u128; 4]; 90] = near_tables();
-const KNIGHT: usize = 0;
-const ORTHOGONAL: usize = 1;
-const DIAGONAL: usize = 2;
-const ELEPHANT: usize = 3;
 
 /// The first two occupied positions above `p` in `occ` (single bits, 0 when none).
 #[inline(always)]
@@ -141,17 +42,6 @@ fn two_below(occ: u16, p: usize) -> (u16, u16) {
     let below = occ & ((1u16 << p) - 1);
     let first = highest_bit(below);
     (first, highest_bit(below ^ first))
-}
-
-/// The highest set bit of `x` (0 when none). (A branch-free form costs more instructions:
-/// an empty side is common and lets the branch skip the rest.)
-#[inline(always)]
-fn highest_bit(x: u16) -> u16 {
-    if x == 0 {
-        0
-    } else {
-        1 << (15 - x.leading_zeros())
-    }
 }
 
 /// The board as the exchange leaves it: the target's rank and file occupancy and the points
