@@ -7,7 +7,7 @@ use crate::outcome::{rules_arg, Outcome};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use xiangqi_core::{Game, Position, START_FEN};
+use xiangqi_core::{Game, Position, Problems, START_FEN};
 
 /// A xiangqi board: the current position and the moves played since the start position.
 ///
@@ -32,13 +32,21 @@ impl Board {
 
 #[pymethods]
 impl Board {
-    /// The start position, or the position of `fen`.
+    /// The start position, or the position of `fen`. With `strict=False`, advisors,
+    /// elephants and pawns may stand off their points (composed problems); positions that
+    /// break the rules of play (generals facing, the side not to move in check, too many
+    /// pieces) are refused either way.
     #[new]
-    #[pyo3(signature = (fen = None))]
-    fn new(fen: Option<&str>) -> PyResult<Board> {
+    #[pyo3(signature = (fen = None, *, strict = true))]
+    fn new(fen: Option<&str>, strict: bool) -> PyResult<Board> {
+        let allowed = if strict {
+            Problems::empty()
+        } else {
+            Problems::ADVISOR_OFF_POINTS | Problems::ELEPHANT_OFF_POINTS | Problems::PAWN_OFF_POINTS
+        };
         let start = match fen {
             None => Position::startpos(),
-            Some(text) => py(Position::from_fen(text))?,
+            Some(text) => py(Position::from_fen_allowing(text, allowed))?,
         };
         Ok(Board {
             game: Game::new(start),
@@ -50,9 +58,10 @@ impl Board {
         self.pos().fen()
     }
 
-    /// The board part of the FEN (no side to move or counters).
+    /// The board field of the FEN alone (no side to move or counters).
     fn board_fen(&self) -> String {
-        self.pos().board_fen()
+        let fen = self.pos().fen();
+        fen.split(' ').next().unwrap_or_default().to_string()
     }
 
     /// The side to move: `RED` (`True`) or `BLACK` (`False`).
