@@ -70,7 +70,8 @@ fn can_ever_move(from: Square, to: Square) -> bool {
     let horse = (df, dr) == (1, 2) || (df, dr) == (2, 1);
     // One diagonal step between two advisor points: one of them is the palace centre.
     let advisor = (df, dr) == (1, 1) && advisor_point(f0, r0) && advisor_point(f1, r1);
-    let elephant = (df, dr) == (2, 2) && same_side && elephant_point(f0, r0) && elephant_point(f1, r1);
+    let elephant =
+        (df, dr) == (2, 2) && same_side && elephant_point(f0, r0) && elephant_point(f1, r1);
     line || horse || advisor || elephant
 }
 
@@ -85,11 +86,7 @@ pub fn move_at(index: i64) -> PyResult<CoreMove> {
     usize::try_from(index)
         .ok()
         .and_then(|i| table().moves.get(i).copied())
-        .ok_or_else(|| {
-            value_error(format!(
-                "move index {index} is not in 0..{MOVE_TABLE_SIZE}"
-            ))
-        })
+        .ok_or_else(|| value_error(format!("move index {index} is not in 0..{MOVE_TABLE_SIZE}")))
 }
 
 /// The 90 piece codes of `pos`, rank 9 first (see `Board.piece_codes`).

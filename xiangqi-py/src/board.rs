@@ -123,7 +123,9 @@ impl Board {
 
     /// Plays the move written in ICCS/UCI (`h2e2`) and returns it.
     fn push_uci(&mut self, text: &str) -> PyResult<Move> {
-        let m = py(self.pos().parse_uci(&text.replace('-', "").to_ascii_lowercase()))?;
+        let m = py(self
+            .pos()
+            .parse_uci(&text.replace('-', "").to_ascii_lowercase()))?;
         self.play(m)?;
         Ok(Move(m))
     }
@@ -266,7 +268,10 @@ impl Board {
 
     /// Reads a legal move in ICCS/UCI coordinates.
     fn parse_uci(&self, text: &str) -> PyResult<Move> {
-        py(self.pos().parse_uci(&text.replace('-', "").to_ascii_lowercase())).map(Move)
+        py(self
+            .pos()
+            .parse_uci(&text.replace('-', "").to_ascii_lowercase()))
+        .map(Move)
     }
 
     /// The position mirrored left-right (file a <-> i), without history.

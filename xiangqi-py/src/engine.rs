@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use xiangqi_core::Game;
-use xiangqi_search::{Info, Level, Limits, Score, SearchResult as CoreResult, Searcher, StopHandle};
+use xiangqi_search::{
+    Info, Level, Limits, Score, SearchResult as CoreResult, Searcher, StopHandle,
+};
 
 /// Centipawns and mate distance of a score, for Python.
 fn score_parts(score: Score) -> (i32, Option<i32>) {
@@ -127,7 +129,8 @@ impl SearchResult {
         let pv: Vec<String> = self.pv.iter().map(|m| m.0.to_string()).collect();
         format!(
             "SearchResult(best_move={}, score={}, mate={:?}, depth={}, nodes={}, pv='{}')",
-            self.best_move.map_or("None".into(), |m| format!("'{}'", m.0)),
+            self.best_move
+                .map_or("None".into(), |m| format!("'{}'", m.0)),
             self.score,
             self.mate,
             self.depth,
@@ -161,7 +164,11 @@ fn limits(
     let movetime = match movetime {
         None => None,
         Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
-        Some(t) => return Err(value_error(format!("movetime {t} is not a positive number of seconds"))),
+        Some(t) => {
+            return Err(value_error(format!(
+                "movetime {t} is not a positive number of seconds"
+            )))
+        }
     };
     if depth == Some(0) {
         return Err(value_error("depth must be at least 1"));
@@ -192,13 +199,18 @@ impl Engine {
             return Err(value_error(format!("threads {threads} is not in 1..=256")));
         }
         if !(1..=1 << 20).contains(&hash_mb) {
-            return Err(value_error(format!("hash_mb {hash_mb} is not in 1..=1048576")));
+            return Err(value_error(format!(
+                "hash_mb {hash_mb} is not in 1..=1048576"
+            )));
         }
         let level = match level {
             None => None,
             Some(name) => Some(Level::by_name(name).ok_or_else(|| {
                 let names: Vec<&str> = Level::all().iter().map(|l| l.name).collect();
-                value_error(format!("unknown level {name:?}; levels: {}", names.join(", ")))
+                value_error(format!(
+                    "unknown level {name:?}; levels: {}",
+                    names.join(", ")
+                ))
             })?),
         };
         let mut searcher = Searcher::new();

@@ -53,7 +53,10 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::write_pgn, m)?)?;
     m.add("XiangqiError", py.get_type::<errors::XiangqiError>())?;
     m.add("FenError", py.get_type::<errors::FenError>())?;
-    m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
     m.add("NotationError", py.get_type::<errors::NotationError>())?;
     m.add("PgnError", py.get_type::<errors::PgnError>())?;
     m.add("XqfError", py.get_type::<errors::XqfError>())?;

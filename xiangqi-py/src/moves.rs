@@ -153,12 +153,15 @@ impl Move {
     }
 
     /// Where the piece starts (0..=89).
+    // The names are Python properties (as python-chess names them), not conversions.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn from_square(&self) -> u8 {
         self.0.from().index() as u8
     }
 
     /// Where the piece lands (0..=89).
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn to_square(&self) -> u8 {
         self.0.to().index() as u8

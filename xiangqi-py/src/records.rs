@@ -20,9 +20,8 @@ fn record_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(text) = data.extract::<String>() {
         return Ok(text.into_bytes());
     }
-    data.extract::<Vec<u8>>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("expected the record as bytes or str")
-    })
+    data.extract::<Vec<u8>>()
+        .map_err(|_| pyo3::exceptions::PyTypeError::new_err("expected the record as bytes or str"))
 }
 
 /// Every game of a PGN record (`bytes` in any supported encoding, or `str`).
@@ -107,9 +106,7 @@ impl Game {
     #[setter]
     fn set_result(&mut self, result: &str) -> PyResult<()> {
         self.record.result = PgnResult::from_token(result).ok_or_else(|| {
-            crate::errors::value_error(format!(
-                "result {result:?} is not 1-0, 0-1, 1/2-1/2 or *"
-            ))
+            crate::errors::value_error(format!("result {result:?} is not 1-0, 0-1, 1/2-1/2 or *"))
         })?;
         self.record.set_tag("Result", self.record.result.as_str());
         Ok(())
