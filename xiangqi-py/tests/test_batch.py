@@ -71,3 +71,13 @@ def test_numpy_view():
     assert array.shape == (10, 9) and array.dtype == np.uint8
     assert array[0, 4] == 8 and array[9, 4] == 1  # black general top, red general bottom
     assert xiangqi.to_numpy([board, board]).shape == (2, 10, 9)
+
+
+def test_move_table_kinds():
+    kinds = {"line": 0, "horse": 0, "advisor": 0, "elephant": 0}
+    for m in xiangqi.move_table():
+        df = abs(m.to_square % 9 - m.from_square % 9)
+        dr = abs(m.to_square // 9 - m.from_square // 9)
+        kind = "line" if df == 0 or dr == 0 else "horse" if {df, dr} == {1, 2} else "advisor" if df == 1 else "elephant"
+        kinds[kind] += 1
+    assert kinds == {"line": 90 * 17, "horse": 508, "advisor": 16, "elephant": 32}
