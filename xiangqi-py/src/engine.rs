@@ -28,6 +28,12 @@ fn pv_moves(pv: &[xiangqi_core::Move]) -> Vec<Move> {
     pv.iter().copied().map(Move).collect()
 }
 
+/// A principal variation as ICCS text, for `repr`.
+fn pv_text(pv: &[Move]) -> String {
+    let moves: Vec<String> = pv.iter().map(|m| m.0.to_string()).collect();
+    moves.join(" ")
+}
+
 /// Progress of a search, once per completed iteration (and per line with `multipv`).
 #[pyclass(module = "xiangqi", frozen, get_all)]
 #[derive(Clone)]
@@ -75,7 +81,6 @@ impl From<&Info> for SearchInfo {
 #[pymethods]
 impl SearchInfo {
     fn __repr__(&self) -> String {
-        let pv: Vec<String> = self.pv.iter().map(|m| m.0.to_string()).collect();
         format!(
             "SearchInfo(depth={}, multipv={}, score={}, mate={:?}, nodes={}, pv='{}')",
             self.depth,
@@ -83,7 +88,7 @@ impl SearchInfo {
             self.score,
             self.mate,
             self.nodes,
-            pv.join(" ")
+            pv_text(&self.pv)
         )
     }
 }
@@ -126,7 +131,6 @@ impl From<CoreResult> for SearchResult {
 #[pymethods]
 impl SearchResult {
     fn __repr__(&self) -> String {
-        let pv: Vec<String> = self.pv.iter().map(|m| m.0.to_string()).collect();
         format!(
             "SearchResult(best_move={}, score={}, mate={:?}, depth={}, nodes={}, pv='{}')",
             self.best_move
@@ -135,7 +139,7 @@ impl SearchResult {
             self.mate,
             self.depth,
             self.nodes,
-            pv.join(" ")
+            pv_text(&self.pv)
         )
     }
 }
