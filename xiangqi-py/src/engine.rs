@@ -150,6 +150,8 @@ impl SearchResult {
 pub struct Engine {
     searcher: Arc<Mutex<Searcher>>,
     stop: StopHandle,
+    /// The strength level caps the search by depth or nodes, so a search needs no limit.
+    level_limits: bool,
 }
 
 /// The searcher, even if a search panicked while holding it (its state is still usable:
@@ -158,12 +160,13 @@ fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
     searcher.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The limits of a search call, checked.
+/// The limits of a search call, checked; `capped` when the level limits the search anyway.
 fn limits(
     depth: Option<u32>,
     nodes: Option<u64>,
     movetime: Option<f64>,
     infinite: bool,
+    capped: bool,
 ) -> PyResult<Limits> {
     let movetime = match movetime {
         None => None,
@@ -174,10 +177,10 @@ fn limits(
             )))
         }
     };
-    if depth == Some(0) {
-        return Err(value_error("depth must be at least 1"));
+    if depth == Some(0) || nodes == Some(0) {
+        return Err(value_error("depth and nodes must be at least 1"));
     }
-    if depth.is_none() && nodes.is_none() && movetime.is_none() && !infinite {
+    if depth.is_none() && nodes.is_none() && movetime.is_none() && !infinite && !capped {
         return Err(value_error(
             "give a limit: depth, nodes or movetime (or infinite=True and stop() later)",
         ));
@@ -226,6 +229,7 @@ impl Engine {
         Ok(Engine {
             searcher: Arc::new(Mutex::new(searcher)),
             stop,
+            level_limits: level.is_some_and(|l| l.depth.is_some() || l.nodes.is_some()),
         })
     }
 
@@ -237,7 +241,7 @@ impl Engine {
 
     /// Searches the board's position (its history counts for repetitions) until a limit
     /// is reached: `depth` plies, `nodes`, `movetime` seconds, or `stop()` with
-    /// `infinite=True`. `multipv` lines are reported to `info`, a callable given a
+    /// `infinite=True`; an engine with a capped level needs none of them. `multipv` lines are reported to `info`, a callable given a
     /// `SearchInfo` once per iteration; an exception it raises stops the search and is
     /// raised here. The GIL is released while searching.
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1, infinite = false, info = None))]
@@ -253,7 +257,7 @@ impl Engine {
         infinite: bool,
         info: Option<Py<PyAny>>,
     ) -> PyResult<SearchResult> {
-        let limits = limits(depth, nodes, movetime, infinite)?;
+        let limits = limits(depth, nodes, movetime, infinite, self.level_limits)?;
         let game = board.game.clone();
         drop(board);
         let searcher = Arc::clone(&self.searcher);
@@ -297,7 +301,7 @@ impl Engine {
         multipv: usize,
         infinite: bool,
     ) -> PyResult<Analysis> {
-        let limits = limits(depth, nodes, movetime, infinite)?;
+        let limits = limits(depth, nodes, movetime, infinite, self.level_limits)?;
         let game: Game = board.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let (tx, rx) = channel();

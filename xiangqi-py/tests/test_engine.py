@@ -108,8 +108,11 @@ def test_levels_and_errors():
         xiangqi.Engine(level="grandmaster")
     with pytest.raises(ValueError):
         xiangqi.Engine(threads=0)
+    assert weak.search(xiangqi.Board()).best_move is not None  # the level caps the search
     with pytest.raises(ValueError, match="limit"):
-        weak.search(xiangqi.Board())
+        xiangqi.Engine().search(xiangqi.Board())
+    with pytest.raises(ValueError):
+        weak.search(xiangqi.Board(), nodes=0)
     with pytest.raises(ValueError):
         weak.search(xiangqi.Board(), movetime=-1.0)
 
