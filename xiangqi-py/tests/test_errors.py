@@ -65,3 +65,13 @@ def test_exception_hierarchy():
         xiangqi.Board("rnbakabnr/9 w")
     with pytest.raises(TypeError):
         BOARD.push(3.5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=20))
+def test_names(text):
+    refuses_cleanly(BOARD.outcome, text)
+    refuses_cleanly(lambda name: xiangqi.Engine(level=name, hash_mb=1), text)
+    refuses_cleanly(lambda name: xiangqi.Engine(rules=name, hash_mb=1), text)
+    game = xiangqi.Game()
+    refuses_cleanly(lambda r: setattr(game, "result", r), text)
