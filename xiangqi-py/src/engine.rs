@@ -160,6 +160,19 @@ fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
     searcher.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// One search with the engine's searcher (waiting for a search already running on it).
+fn run(
+    searcher: &Mutex<Searcher>,
+    game: &Game,
+    limits: &Limits,
+    multipv: usize,
+    observer: &mut dyn FnMut(&Info),
+) -> CoreResult {
+    let mut s = lock(searcher);
+    s.set_multipv(multipv);
+    s.search(game, limits, observer)
+}
+
 /// The limits of a search call, checked; `capped` when the level limits the search anyway.
 fn limits(
     depth: Option<u32>,
@@ -241,9 +254,10 @@ impl Engine {
 
     /// Searches the board's position (its history counts for repetitions) until a limit
     /// is reached: `depth` plies, `nodes`, `movetime` seconds, or `stop()` with
-    /// `infinite=True`; an engine with a capped level needs none of them. `multipv` lines are reported to `info`, a callable given a
-    /// `SearchInfo` once per iteration; an exception it raises stops the search and is
-    /// raised here. The GIL is released while searching.
+    /// `infinite=True`; an engine with a capped level needs none of them. `multipv` lines
+    /// are reported to `info`, a callable given a `SearchInfo` once per iteration; an
+    /// exception it raises (or a KeyboardInterrupt, looked for once per iteration) stops
+    /// the search and is raised here. The GIL is released while searching.
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1, infinite = false, info = None))]
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -264,17 +278,15 @@ impl Engine {
         let stop = self.stop.clone();
         let mut failure: Option<PyErr> = None;
         let result = py.detach(|| {
-            let mut s = lock(&searcher);
-            s.set_multipv(multipv);
-            s.search(&game, &limits, &mut |i: &Info| {
-                let Some(callback) = &info else { return };
+            run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
                 if failure.is_some() {
                     return;
                 }
                 Python::attach(|py| {
-                    let outcome = py
-                        .check_signals()
-                        .and_then(|()| callback.call1(py, (SearchInfo::from(i),)).map(drop));
+                    let outcome = py.check_signals().and_then(|()| match &info {
+                        Some(callback) => callback.call1(py, (SearchInfo::from(i),)).map(drop),
+                        None => Ok(()),
+                    });
                     if let Err(e) = outcome {
                         failure = Some(e);
                         stop.stop();
@@ -306,9 +318,7 @@ impl Engine {
         let searcher = Arc::clone(&self.searcher);
         let (tx, rx) = channel();
         let thread = std::thread::spawn(move || {
-            let mut s = lock(&searcher);
-            s.set_multipv(multipv);
-            let result = s.search(&game, &limits, &mut |i: &Info| {
+            let result = run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
                 // A dropped iterator only means nobody listens any more.
                 let _ = tx.send(SearchInfo::from(i));
             });

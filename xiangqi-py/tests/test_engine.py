@@ -120,3 +120,14 @@ def test_levels_and_errors():
 def test_no_legal_move():
     mated = xiangqi.Board("3k5/2P6/9/9/9/9/9/9/9/4K4 b - - 0 1")
     assert xiangqi.Engine().search(mated, depth=3).best_move is None
+
+
+def test_keyboard_interrupt_stops_a_search():
+    import _thread
+
+    engine = xiangqi.Engine()
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        engine.search(xiangqi.Board(), infinite=True)
+    assert time.monotonic() - start < 30
