@@ -178,7 +178,7 @@ impl Board {
         Ok(self.pos().gives_check(m))
     }
 
-    /// Does `move` capture?
+    /// Does `move` capture (does a piece stand on its to-square)?
     fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
         Ok(self.pos().piece_at(m.to()).is_some())

@@ -24,12 +24,16 @@ fn record_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         .map_err(|_| pyo3::exceptions::PyTypeError::new_err("expected the record as bytes or str"))
 }
 
+/// The games of PGN `bytes`, read with the GIL released.
+fn pgn_games(python: Python<'_>, bytes: Vec<u8>) -> PyResult<Vec<Game>> {
+    let games = py(python.detach(move || pgn::read(&bytes)))?;
+    Ok(games.into_iter().map(|record| Game { record }).collect())
+}
+
 /// Every game of a PGN record (`bytes` in any supported encoding, or `str`).
 #[pyfunction]
 pub fn read_pgn(data: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
-    let bytes = record_bytes(data)?;
-    let games = py(data.py().detach(move || pgn::read(&bytes)))?;
-    Ok(games.into_iter().map(|record| Game { record }).collect())
+    pgn_games(data.py(), record_bytes(data)?)
 }
 
 /// The game of an XQF record (XQStudio's binary format, encrypted versions included).
@@ -43,10 +47,8 @@ pub fn read_xqf(data: &[u8]) -> PyResult<Game> {
 
 /// Every game of the PGN file at `path` (cchess's name).
 #[pyfunction]
-pub fn read_from_pgn(path: std::path::PathBuf) -> PyResult<Vec<Game>> {
-    let bytes = std::fs::read(&path)?;
-    let games = py(pgn::read(&bytes))?;
-    Ok(games.into_iter().map(|record| Game { record }).collect())
+pub fn read_from_pgn(python: Python<'_>, path: std::path::PathBuf) -> PyResult<Vec<Game>> {
+    pgn_games(python, std::fs::read(&path)?)
 }
 
 /// The game of the XQF file at `path` (cchess's name).
