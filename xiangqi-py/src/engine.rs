@@ -360,6 +360,17 @@ pub struct Analysis {
     stop: StopHandle,
 }
 
+/// An iterator dropped before its search ended stops the search, which would otherwise run
+/// on (an infinite one forever) and hold the engine.
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if state.thread.as_ref().is_some_and(|t| !t.is_finished()) {
+            self.stop.stop();
+        }
+    }
+}
+
 #[pymethods]
 impl Analysis {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {

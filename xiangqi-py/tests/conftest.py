@@ -4,8 +4,6 @@ import re
 from pathlib import Path
 from typing import Iterator, List, Tuple
 
-import pytest
-
 import xiangqi
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,8 +46,3 @@ def from_ffish(move: str) -> str:
     m = _FFISH_MOVE.match(move)
     assert m, move
     return f"{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}"
-
-
-@pytest.fixture(scope="session")
-def start() -> xiangqi.Board:
-    return xiangqi.Board()

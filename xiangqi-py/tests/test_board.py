@@ -133,3 +133,10 @@ def test_pieces():
     assert xiangqi.Piece("c").role == "cannon" and xiangqi.Piece("c").color is xiangqi.BLACK
     with pytest.raises(ValueError):
         xiangqi.Piece("x")
+
+
+def test_module_docstring_examples():
+    import doctest
+
+    failures, tried = doctest.testmod(xiangqi)
+    assert tried >= 4 and failures == 0

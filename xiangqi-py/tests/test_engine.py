@@ -131,3 +131,13 @@ def test_keyboard_interrupt_stops_a_search():
     with pytest.raises(KeyboardInterrupt):
         engine.search(xiangqi.Board(), infinite=True)
     assert time.monotonic() - start < 30
+
+
+def test_dropped_analysis_stops_its_search():
+    engine = xiangqi.Engine()
+    analysis = engine.analysis(xiangqi.Board(), infinite=True)
+    next(analysis)
+    del analysis
+    start = time.monotonic()
+    assert engine.search(xiangqi.Board(), depth=2).best_move is not None  # the engine is free
+    assert time.monotonic() - start < 30
