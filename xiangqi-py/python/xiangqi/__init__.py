@@ -1,0 +1,108 @@
+"""Chinese chess (xiangqi): rules, notation, records and a strong engine, in Rust.
+
+Squares are ints 0..89 (``rank * 9 + file``; ICCS files a..i from red's left, ranks 0..9
+from red's back rank), colours are bools (``RED = True``), moves are ``Move`` objects
+written in ICCS (``h2e2``).
+
+>>> import xiangqi
+>>> board = xiangqi.Board()
+>>> len(board.legal_moves())
+44
+>>> board.push_text("炮二平五")
+Move.from_uci('h2e2')
+>>> board.wxf(board.parse_move("h9g7"))
+'H8+7'
+"""
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ._xiangqi import (
+    BLACK,
+    MOVE_TABLE_SIZE,
+    RED,
+    STARTING_FEN,
+    Analysis,
+    Board,
+    Engine,
+    FenError,
+    Game,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Outcome,
+    PgnError,
+    Piece,
+    SearchInfo,
+    SearchResult,
+    XiangqiError,
+    XqfError,
+    __version__,
+    encode_boards,
+    legal_move_masks,
+    move_table,
+    parse_square,
+    read_from_pgn,
+    read_from_xqf,
+    read_pgn,
+    read_xqf,
+    square,
+    square_name,
+    write_pgn,
+)
+
+if TYPE_CHECKING:
+    import numpy
+
+__all__ = [
+    "BLACK",
+    "MOVE_TABLE_SIZE",
+    "RED",
+    "STARTING_FEN",
+    "Analysis",
+    "Board",
+    "Engine",
+    "FenError",
+    "Game",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "PgnError",
+    "Piece",
+    "SearchInfo",
+    "SearchResult",
+    "XiangqiError",
+    "XqfError",
+    "__version__",
+    "encode_boards",
+    "legal_move_masks",
+    "move_table",
+    "parse_square",
+    "read_from_pgn",
+    "read_from_xqf",
+    "read_pgn",
+    "read_xqf",
+    "square",
+    "square_name",
+    "to_numpy",
+    "write_pgn",
+]
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("xiangqi.to_numpy needs NumPy: pip install numpy") from e
+    return numpy
+
+
+def to_numpy(boards: "Board | Sequence[Board]") -> "numpy.ndarray":
+    """The piece codes as a NumPy ``uint8`` array: shape ``(10, 9)`` for one board,
+    ``(n, 10, 9)`` for a sequence (row 0 is rank 9, as ``Board.piece_codes`` orders them).
+    The array is a read-only view of the bytes, not a copy."""
+    np = _numpy()
+    if isinstance(boards, Board):
+        return np.frombuffer(boards.piece_codes(), dtype=np.uint8).reshape(10, 9)
+    data = encode_boards(list(boards))
+    return np.frombuffer(data, dtype=np.uint8).reshape(-1, 10, 9)
