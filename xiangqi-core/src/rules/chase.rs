@@ -144,6 +144,27 @@ pub(crate) fn attack_pairs(pos: &mut Position, ids: &Ids, chaser: Color) -> Pair
     pairs
 }
 
+/// The pairs (attacker, victim) in which a piece of `chaser` attacks a piece of the
+/// opponent by the movement rules alone, whether or not the capture would be legal
+/// (`attacks[a]` has bit `v` set). For a side in check, whose captures are mostly illegal
+/// until it answers the check, this is what was on the board before its move.
+pub(crate) fn pseudo_attacks(pos: &Position, ids: &Ids, chaser: Color) -> [u32; 32] {
+    let mut attacks = [0u32; 32];
+    for (square, piece) in pos.all_pieces() {
+        let v = ids.at(square);
+        if piece.color == chaser || v == NO_ID {
+            continue;
+        }
+        for from in pos.attackers(square, chaser) {
+            let a = ids.at(from);
+            if a != NO_ID {
+                attacks[usize::from(a)] |= 1 << v;
+            }
+        }
+    }
+    attacks
+}
+
 /// Is the legal capture `m` (by the side to move) a chase by the rules?
 fn is_chase(pos: &mut Position, m: Move) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
