@@ -20,6 +20,7 @@ status is 1 when a disagreement falls in no documented class (for CI).
 
 import argparse
 import collections
+import re
 import subprocess
 import sys
 
@@ -149,6 +150,40 @@ def slides_along_its_attack(fen, moves, side):
     return False
 
 
+FFISH_MOVE = re.compile(r"([a-i])(\d+)([a-i])(\d+)")
+
+
+def general_is_a_false_root(fen, moves, side):
+    """After some move of `side`, can it capture a piece whose general stands next to it
+    while no legal recapture exists (class F4)? Judged with pyffish's legal moves, in the
+    position after the move with `side` to move again."""
+    stm = side_to_move(fen)
+    ff = [to_ffish(m) for m in moves]
+    for i in range(len(ff)):
+        if (stm if i % 2 == 0 else other(stm)) != side:
+            continue
+        parts = pyffish.get_fen(VARIANT, fen, ff[: i + 1]).split()
+        parts[1] = "w" if side == "red" else "b"
+        flipped = " ".join(parts)
+        board = Board(flipped)
+        for cap in pyffish.legal_moves(VARIANT, flipped, []):
+            f1, r1, f2, r2 = FFISH_MOVE.fullmatch(cap).groups()
+            target = (ord(f2) - 97, int(r2) - 1)
+            victim = board.sq.get(target)
+            if victim is None or victim.lower() == "k":
+                continue
+            general = "k" if red(victim) is False else "K"
+            next_to = [(target[0] + df, target[1] + dr)
+                       for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            if not any(board.sq.get(s) == general for s in next_to):
+                continue
+            retakes = [m for m in pyffish.legal_moves(VARIANT, flipped, [cap])
+                       if FFISH_MOVE.fullmatch(m).group(3, 4) == (f2, r2)]
+            if not retakes:
+                return True
+    return False
+
+
 def explain(row):
     """The documented class of a disagreement (docs/REPETITION.md), or None."""
     ours, ffish, fen, moves = row["ours"], row["ffish"], row["fen"], row["moves"].split()
@@ -157,56 +192,74 @@ def explain(row):
         # an attack it already makes as uncovering that attack (a new chase); by CXA
         # 1999 art. 29.2 and example 6 (从捉到捉) the attack is not new.
         return "F3 slide along an existing attack"
+    if ours in ("red", "black") and ffish != ours and "perpetual chase" in row["detail"] \
+            and general_is_a_false_root(fen, moves, ours):
+        # F4: Fairy-Stockfish counts the general as protecting a piece next to it even
+        # when the general could not legally retake (the point stays attacked, or the
+        # generals would face); by CXA art. 28.16 that is a false root (假根), and the
+        # piece is chased.
+        return "F4 general as a false root"
     return None
+
+
+def run_judge(path, lines):
+    """Our verdicts for the cycles: (asian, chinese, detail) per line."""
+    out = subprocess.run(
+        [path], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    if len(out) != len(lines):
+        sys.exit("%s answered %d lines for %d cycles" % (path, len(out), len(lines)))
+    return [(a.split("\t") + ["", ""])[:3] for a in out]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cycles")
-    ap.add_argument("--judge", required=True, help="the repetition_judge binary")
+    ap.add_argument("--judge", required=True, action="append",
+                    help="a repetition_judge binary; repeat to compare builds in one pass "
+                         "(the last one is checked and its disagreements written)")
     ap.add_argument("--cchess", type=int, default=2000, help="cycles replayed with cchess")
-    ap.add_argument("--examples", help="write the disagreements here (TSV)")
+    ap.add_argument("--examples", help="write the last judge's disagreements here (TSV)")
     ap.add_argument("--fail-unexplained", action="store_true")
     args = ap.parse_args()
 
     with open(args.cycles, encoding="utf-8") as f:
         lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
-    ours_out = subprocess.run(
-        [args.judge], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True
-    ).stdout.splitlines()
-    if len(ours_out) != len(lines):
-        sys.exit("judge answered %d lines for %d cycles" % (len(ours_out), len(lines)))
+    answers = [run_judge(j, lines) for j in args.judge]
 
     total = collections.Counter()
-    agree = collections.Counter()
-    kinds = collections.Counter()
+    agree = [collections.Counter() for _ in args.judge]
+    kinds = [collections.Counter() for _ in args.judge]
     unexplained = []
     problems = []
     cc_checked = cc_bad = cc_pc = cc_pc_agree = 0
     rows = []
-    for n, (line, answer) in enumerate(zip(lines, ours_out)):
+    for n, line in enumerate(lines):
+        if n and n % 10000 == 0:
+            print("... %d cycles" % n, file=sys.stderr, flush=True)
         cls, fen, moves = line.split("\t")
         iccs = moves.split()
-        ours, ours_cn, detail = (answer.split("\t") + ["", ""])[:3]
-        if ours == "error" or "INCONSISTENT" in detail:
-            problems.append("%s: %s" % (line, detail))
         ff = [to_ffish(m) for m in iccs]
-        twice = ff + ff
-        ffish = ffish_verdict(fen, twice)
-        flags = check_flags(fen, ff)
-        row = dict(cls=cls, fen=fen, moves=moves, ours=ours, chinese=ours_cn, ffish=ffish,
-                   detail=detail, flags=flags)
+        ffish = ffish_verdict(fen, ff + ff)
         total[cls] += 1
-        if ours == ffish:
-            agree[cls] += 1
-        else:
-            why = explain(row)
-            kinds[(cls, why or "unexplained", ours, ffish)] += 1
-            row["why"] = why
-            rows.append(row)
-            if why is None:
-                unexplained.append(row)
+        flags = None
+        for j, judged in enumerate(answers):
+            ours, ours_cn, detail = judged[n]
+            if ours == "error" or "INCONSISTENT" in detail:
+                problems.append("%s: %s: %s" % (args.judge[j], line, detail))
+            if ours == ffish:
+                agree[j][cls] += 1
+                continue
+            row = dict(cls=cls, fen=fen, moves=moves, ours=ours, chinese=ours_cn,
+                       ffish=ffish, detail=detail)
+            row["why"] = explain(row)
+            kinds[j][(cls, row["why"] or "unexplained", ours, ffish)] += 1
+            if j == len(answers) - 1:
+                rows.append(row)
+                if row["why"] is None:
+                    unexplained.append(row)
         if n < args.cchess:
+            flags = check_flags(fen, ff)
             legal, back, cflags = cchess_replay(fen, iccs)
             cc_checked += 1
             if not (legal and back and cflags == flags):
@@ -216,18 +269,20 @@ def main():
             pc = perpetual_check_loser(fen, cflags)
             if pc is not None:
                 cc_pc += 1
-                cc_pc_agree += ours == pc
+                cc_pc_agree += answers[-1][n][0] == pc
 
-    print("class      cycles   agree   rate")
-    for cls in sorted(total):
-        print("%-9s %7d %7d  %6.2f %%" % (cls, total[cls], agree[cls],
-                                          100.0 * agree[cls] / total[cls]))
-    all_t, all_a = sum(total.values()), sum(agree.values())
-    print("%-9s %7d %7d  %6.2f %%" % ("all", all_t, all_a, 100.0 * all_a / max(all_t, 1)))
-    print("\ndisagreements (class, reason, ours, fairy-stockfish): count")
-    for k, v in sorted(kinds.items()):
-        print("  %-9s %-32s ours=%-5s ffish=%-5s %6d" % (k[0], k[1], k[2], k[3], v))
-    print("\ncchess: %d cycles replayed, %d differ in legality, return or checks; "
+    for j, name in enumerate(args.judge):
+        print("judge %s\nclass      cycles   agree   rate" % name)
+        for cls in sorted(total):
+            print("%-9s %7d %7d  %6.2f %%" % (cls, total[cls], agree[j][cls],
+                                              100.0 * agree[j][cls] / total[cls]))
+        all_t, all_a = sum(total.values()), sum(agree[j].values())
+        print("%-9s %7d %7d  %6.2f %%" % ("all", all_t, all_a, 100.0 * all_a / max(all_t, 1)))
+        print("disagreements (class, reason, ours, fairy-stockfish): count")
+        for k, v in sorted(kinds[j].items()):
+            print("  %-9s %-36s ours=%-5s ffish=%-5s %6d" % (k[0], k[1], k[2], k[3], v))
+        print()
+    print("cchess: %d cycles replayed, %d differ in legality, return or checks; "
           "perpetual check by cchess's flags in %d, ours agrees in %d"
           % (cc_checked, cc_bad, cc_pc, cc_pc_agree))
     for p in problems[:20]:

@@ -50,6 +50,14 @@ fn wxf_cycle(id: &str) -> (String, String) {
     (f[1].to_string(), moves[..moves.len() / 2].join(" "))
 }
 
+/// Checks the cycle `(fen, moves)` under the Chinese and the Asian rules: each
+/// expectation is the loser ("red", "black" or "draw") and words of the verdict.
+fn judged(cycle: (&str, &str), chinese: (&str, &str), asian: (&str, &str)) {
+    for (rules, (loser, why)) in [(RuleSet::Chinese, chinese), (RuleSet::Asian, asian)] {
+        assert_verdict(cycle.0, cycle.1, rules, loser, why);
+    }
+}
+
 fn assert_verdict(fen: &str, moves: &str, rules: RuleSet, loser: &str, why: &str) {
     let got = verdict(fen, moves, rules);
     assert!(
@@ -63,9 +71,11 @@ fn assert_verdict(fen: &str, moves: &str, rules: RuleSet, loser: &str, why: &str
 /// the checking chariot is the only piece that can vary. 车四平五 将5平6 车五平四 将6平5.
 #[test]
 fn example_1_perpetual_check_always_loses() {
-    let (fen, moves) = ("4k4/9/5R3/9/9/9/9/9/9/3K5 w - - 0 1", "f7e7 e9f9 e7f7 f9e9");
-    assert_verdict(fen, moves, RuleSet::Chinese, "red", "perpetual check");
-    assert_verdict(fen, moves, RuleSet::Asian, "red", "perpetual check");
+    judged(
+        ("4k4/9/5R3/9/9/9/9/9/9/3K5 w - - 0 1", "f7e7 e9f9 e7f7 f9e9"),
+        ("red", "perpetual check"),
+        ("red", "perpetual check"),
+    );
 }
 
 /// 细则2, art. 29.2: a chase that did not exist before the move and exists after it
@@ -75,12 +85,14 @@ fn example_1_perpetual_check_always_loses() {
 /// rules a check between the chases breaks them: a draw.
 #[test]
 fn example_2_check_then_chase_is_forbidden() {
-    let (fen, moves) = (
-        "5k3/9/6R2/9/9/9/6n2/9/9/3K5 w - - 0 1",
-        "g7f7 f9e9 f7g7 e9f9",
+    judged(
+        (
+            "5k3/9/6R2/9/9/9/6n2/9/9/3K5 w - - 0 1",
+            "g7f7 f9e9 f7g7 e9f9",
+        ),
+        ("red", "mixed"),
+        ("draw", "no side broke"),
     );
-    assert_verdict(fen, moves, RuleSet::Chinese, "red", "mixed");
-    assert_verdict(fen, moves, RuleSet::Asian, "draw", "no side broke");
 }
 
 /// 细则5, art. 29.1 and 27.4: the horse chases the chariot (it wins the exchange) even
@@ -131,12 +143,14 @@ fn example_6_chase_to_chase_is_idle() {
 /// The Asian rules allow perpetual mate threats: a draw.
 #[test]
 fn art_28_11_perpetual_mate_threat_is_forbidden() {
-    let (fen, moves) = (
-        "3k4n/9/9/9/9/9/7R1/9/9/4K4 w - - 0 1",
-        "h3h4 i9g8 h4h3 g8i9",
+    judged(
+        (
+            "3k4n/9/9/9/9/9/7R1/9/9/4K4 w - - 0 1",
+            "h3h4 i9g8 h4h3 g8i9",
+        ),
+        ("red", "perpetual mate threat"),
+        ("draw", "no side broke"),
     );
-    assert_verdict(fen, moves, RuleSet::Chinese, "red", "perpetual mate threat");
-    assert_verdict(fen, moves, RuleSet::Asian, "draw", "no side broke");
 }
 
 /// Art. 26.3 (细则8): both sides forbidden (and neither a one-sided perpetual check):
@@ -155,10 +169,11 @@ fn art_26_3_both_forbidden_is_a_draw() {
 /// does not attack it): a draw.
 #[test]
 fn art_27_1_the_general_may_chase() {
-    let (fen, moves) = ("5k3/9/9/9/9/9/9/9/4K4/4p4 b - - 0 1", "e0d0 e1d1 d0e0 d1e1");
-    for rules in [RuleSet::Chinese, RuleSet::Asian] {
-        assert_verdict(fen, moves, rules, "draw", "no side broke");
-    }
+    judged(
+        ("5k3/9/9/9/9/9/9/9/4K4/4p4 b - - 0 1", "e0d0 e1d1 d0e0 d1e1"),
+        ("draw", "no side broke"),
+        ("draw", "no side broke"),
+    );
 }
 
 /// Art. 25.3: a pawn that has not crossed the river is no material, so attacking it is
