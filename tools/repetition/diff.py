@@ -184,16 +184,122 @@ def general_is_a_false_root(fen, moves, side):
     return False
 
 
+def flipped_fen(fen, side):
+    parts = fen.split()
+    parts[1] = "w" if side == "red" else "b"
+    return " ".join(parts)
+
+
+def unprotected_captures(fen):
+    """The side to move's legal captures (attacker, target) of a piece other than the
+    general, split into those the opponent can legally retake and those it cannot."""
+    board = Board(fen)
+    safe, retaken = set(), set()
+    for cap in pyffish.legal_moves(VARIANT, fen, []):
+        f1, r1, f2, r2 = FFISH_MOVE.fullmatch(cap).groups()
+        victim = board.sq.get((ord(f2) - 97, int(r2) - 1))
+        if victim is None or victim.lower() == "k":
+            continue
+        retakes = any(FFISH_MOVE.fullmatch(m).group(3, 4) == (f2, r2)
+                      for m in pyffish.legal_moves(VARIANT, fen, [cap]))
+        (retaken if retakes else safe).add((f1 + r1, f2 + r2))
+    return safe, retaken
+
+
+def removes_protection(fen, moves, side):
+    """Does some move of `side` (not in check, not moving the attacker or the target)
+    leave a piece that one of its pieces could already take protected before the move,
+    and unprotected after it (class P1)? Judged with pyffish's legal moves."""
+    stm = side_to_move(fen)
+    ff = [to_ffish(m) for m in moves]
+    for i in range(len(ff)):
+        if (stm if i % 2 == 0 else other(stm)) != side:
+            continue
+        before_fen = pyffish.get_fen(VARIANT, fen, ff[:i])
+        if pyffish.gives_check(VARIANT, fen, ff[:i]):
+            continue
+        after_fen = flipped_fen(pyffish.get_fen(VARIANT, fen, ff[: i + 1]), side)
+        _, retaken_before = unprotected_captures(before_fen)
+        safe_after, _ = unprotected_captures(after_fen)
+        f1, r1, f2, r2 = FFISH_MOVE.fullmatch(ff[i]).groups()
+        moved = {f1 + r1, f2 + r2}
+        if any(a not in moved and t not in moved for a, t in safe_after & retaken_before):
+            return True
+    return False
+
+
+def known_cycles():
+    """Cycles read one by one (tools/repetition/known.tsv): (fen, moves) -> class."""
+    path = __file__.rsplit("/", 1)[0] + "/known.tsv"
+    known = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                cls, fen, moves = line.rstrip("\n").split("\t")
+                known[(fen, moves)] = cls
+    return known
+
+
+KNOWN = known_cycles()
+
+
+def generals_file_pin_misread(fen, moves, side):
+    """After some move of `side`, do the generals share a file with exactly one piece of
+    the opponent's between them and one or more of `side`'s (class F6)?"""
+    board = Board(fen)
+    stm = side_to_move(fen)
+    for i, m in enumerate(moves):
+        board.play(m)
+        if (stm if i % 2 == 0 else other(stm)) != side:
+            continue
+        kings = {p: sq for sq, p in board.sq.items() if p in "kK"}
+        if len(kings) < 2 or kings["k"][0] != kings["K"][0]:
+            continue
+        f, lo, hi = kings["K"][0], kings["K"][1], kings["k"][1]
+        between = [board.sq[(f, r)] for r in range(lo + 1, hi) if (f, r) in board.sq]
+        mine = [p for p in between if red(p) == (side == "red")]
+        theirs = [p for p in between if red(p) != (side == "red")]
+        if len(theirs) == 1 and mine:
+            return True
+    return False
+
+
 def explain(row):
     """The documented class of a disagreement (docs/REPETITION.md), or None."""
     ours, ffish, fen, moves = row["ours"], row["ffish"], row["fen"], row["moves"].split()
+    if (fen, row["moves"]) in KNOWN:
+        return KNOWN[(fen, row["moves"])]
     if ffish in ("red", "black") and ours != ffish and slides_along_its_attack(fen, moves, ffish):
         # F3: Fairy-Stockfish counts a chariot or cannon that moves along the line of
         # an attack it already makes as uncovering that attack (a new chase); by CXA
         # 1999 art. 29.2 and example 6 (从捉到捉) the attack is not new.
         return "F3 slide along an existing attack"
-    if ours in ("red", "black") and ffish != ours and "perpetual chase" in row["detail"] \
-            and general_is_a_false_root(fen, moves, ours):
+    stm = side_to_move(fen)
+    if ffish in ("red", "black") and ours == "draw":
+        flags = check_flags(fen, [to_ffish(m) for m in moves])
+        mine = flags[0::2] if ffish == stm else flags[1::2]
+        if any(mine) and not all(mine):
+            # F1: the side gives a check among its chases. Asian rules as we read them
+            # (WXF; CXA art. 27.4, the heavier nature of a move decides): a check breaks
+            # a perpetual chase. Fairy-Stockfish counts the pieces a checking move also
+            # attacks as chased.
+            return "F1 check among chases"
+    if ffish in ("red", "black") and ours != ffish \
+            and generals_file_pin_misread(fen, moves, ffish):
+        # F6: Fairy-Stockfish treats a piece as pinned by the facing generals when it is
+        # its side's only piece on the generals' file, even though pieces of the other
+        # side stand between them too; so it takes that piece's protection away and
+        # finds a chase. A piece is pinned only when it is the last piece between them.
+        return "F6 generals' file misread as a pin"
+    chased_by_ours = ours in ("red", "black") and ffish != ours \
+        and "perpetual chase" in row["detail"].split(" | ")[0]
+    if chased_by_ours and removes_protection(fen, moves, ours):
+        # P1: a move takes away the protection of a piece its side already attacks
+        # (moves the protector away, blocks its line, or moves a cannon's screen).
+        # CXA art. 29.2 and example 2 (从没捉到捉): a chase; Pikafish counts it;
+        # Fairy-Stockfish sees only new attacks and new pins.
+        return "P1 protection taken away"
+    if chased_by_ours and general_is_a_false_root(fen, moves, ours):
         # F4: Fairy-Stockfish counts the general as protecting a piece next to it even
         # when the general could not legally retake (the point stays attacked, or the
         # generals would face); by CXA art. 28.16 that is a false root (假根), and the
