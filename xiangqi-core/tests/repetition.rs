@@ -208,3 +208,48 @@ mod never_panic {
         }
     }
 }
+
+/// Cycles found by the differential test against Fairy-Stockfish (docs/REPETITION.md).
+mod differential {
+    use super::*;
+
+    /// Class E1 (fixed): a move that answers a check creates no chase out of an attack
+    /// that the check only suspended. Black's advisor blocks the cannon check on f9-e8
+    /// (the chariot b7 can then take the cannon b8 again) and steps back, then the red
+    /// cannon leaves the b8 cannon's guard: black chases nothing new, a draw. Red's
+    /// elephant and black's cannon: the elephant's return to c0 blocks a check, which
+    /// lets the e3 horse take the c4 pawn again; no chase, a draw.
+    #[test]
+    fn answering_a_check_makes_no_chase() {
+        for (fen, moves) in [
+            (
+                "2Rcka3/1C4C2/1r4n2/p3p3p/2b6/5N3/P3P3P/4B4/3cA4/2BAK4 w - - 0 34",
+                "g8g9 f9e8 g9g8 e8f9",
+            ),
+            (
+                "3k1ab2/4a4/2n6/p3n1C1p/1c3Pbc1/P1p6/4N3P/N1C6/9/2BAKAB2 w - - 0 21",
+                "c0e2 b5b0 e2c0 b0b5",
+            ),
+        ] {
+            let (start, cycle_moves) = cycle(fen, moves);
+            let v = judge_repetition(&start, &cycle_moves, RuleSet::Asian);
+            assert!(v.is_draw(), "{fen} {moves}: {v}");
+        }
+    }
+
+    /// Class F3 (Fairy-Stockfish differs): a chariot that slides along the line of an
+    /// attack it already makes (g2-a2, still attacking the i2 horse) makes no new chase
+    /// (CXA 1999 art. 29.2, example 6: 从捉到捉 is idle). Fairy-Stockfish rules red's
+    /// loss; the rules and we: a draw.
+    #[test]
+    fn sliding_along_an_attack_makes_no_chase() {
+        let (start, cycle_moves) = cycle(
+            "9/2c6/4k4/9/9/9/9/6R1n/5K3/9 w - - 0 1",
+            "g2a2 i2g3 a2g2 g3i2",
+        );
+        for rules in [RuleSet::Asian, RuleSet::Chinese] {
+            let v = judge_repetition(&start, &cycle_moves, rules);
+            assert!(v.is_draw(), "{rules}: {v}");
+        }
+    }
+}

@@ -268,13 +268,15 @@ pub fn judge_repetition(start: &Position, cycle: &[Move], rules: RuleSet) -> Rep
         let them = us.other();
         let c = &mut conduct[us.index()];
         let tracking = c.chase != 0;
-        let (before, threatened_before) = if tracking {
-            (
+        let before = if !tracking {
+            Before::Untracked
+        } else if pos.is_check() {
+            Before::Evasion(chase::pseudo_attacks(&pos, &ids, us))
+        } else {
+            Before::Normal(
                 chase::attack_pairs(&mut pos, &ids, us),
                 chase::attack_pairs(&mut pos, &ids, them).chased(),
             )
-        } else {
-            (chase::Pairs::EMPTY, 0)
         };
         pos.make_move(m);
         ids.make_move(m);
@@ -286,12 +288,22 @@ pub fn judge_repetition(start: &Position, cycle: &[Move], rules: RuleSet) -> Rep
             c.threats += 1;
         } else {
             c.others += 1;
-            if tracking {
-                c.chase &= new_chases(&mut pos, &ids, us, &before, threatened_before);
-            }
+            c.chase &= new_chases(&mut pos, &ids, us, &before);
         }
     }
     verdict(&conduct, start, rules)
+}
+
+/// What the judge knew of the mover's attacks before its move.
+enum Before {
+    /// The side's chase is already broken: nothing to compare.
+    Untracked,
+    /// The mover was not in check: its attack pairs, and the pieces of its own that the
+    /// opponent chased.
+    Normal(chase::Pairs, u32),
+    /// The mover was in check (the move answers it): the attacks on the board by the
+    /// movement rules alone, since the check made most captures illegal for the moment.
+    Evasion([u32; 32]),
 }
 
 /// The pieces that the move just made by `us` newly chases.
@@ -301,21 +313,34 @@ pub fn judge_repetition(start: &Position, cycle: &[Move], rules: RuleSet) -> Rep
 /// move took away the target's protection, unless the move was an escape: it ended a
 /// chase against one of `us`'s own pieces (a defensive move that happens to unprotect
 /// a piece is no chase; WXF rulings D39-41, D61).
-fn new_chases(
-    pos: &mut Position,
-    ids: &Ids,
-    us: Color,
-    before: &chase::Pairs,
-    threatened_before: u32,
-) -> u32 {
-    let after = chase::attack_pairs(pos, ids, us);
-    let mut new = after.new_attack_victims(before);
-    let threatened_after = chase::attack_pairs(pos, ids, us.other()).chased();
-    let escaped = threatened_before & !threatened_after != 0;
-    if !escaped {
-        new |= after.chased() & !before.chased();
+///
+/// A move that answers a check creates only attacks that were not on the board before
+/// it: an attack that the check merely suspended (the capture was illegal while the
+/// general stood in check) is not made by the answer, so it chases nothing new (CXA 1999
+/// art. 29.2: the chase must arise from the move just made). Fairy-Stockfish rules the
+/// same; see docs/REPETITION.md, class E1.
+fn new_chases(pos: &mut Position, ids: &Ids, us: Color, before: &Before) -> u32 {
+    match before {
+        Before::Untracked => 0,
+        Before::Normal(pairs, threatened_before) => {
+            let after = chase::attack_pairs(pos, ids, us);
+            let mut new = after.new_attack_victims(pairs);
+            let threatened_after = chase::attack_pairs(pos, ids, us.other()).chased();
+            let escaped = threatened_before & !threatened_after != 0;
+            if !escaped {
+                new |= after.chased() & !pairs.chased();
+            }
+            new
+        }
+        Before::Evasion(on_board) => {
+            let after = chase::attack_pairs(pos, ids, us);
+            after
+                .chases
+                .iter()
+                .zip(on_board.iter())
+                .fold(0, |acc, (now, then)| acc | (now & !then))
+        }
     }
-    new
 }
 
 fn verdict(conduct: &[Conduct; 2], start: &Position, rules: RuleSet) -> RepetitionVerdict {
