@@ -14,11 +14,25 @@ fn score(text: &str) -> usize {
 
 /// Decodes `bytes`, returning the text and the encoding used.
 pub(crate) fn decode(bytes: &[u8]) -> (String, &'static Encoding) {
+    let (text, enc, _) = decode_checked(bytes);
+    (text, enc)
+}
+
+/// Decodes `bytes`: the text, the encoding used, and whether some bytes were invalid in
+/// it (replaced by U+FFFD).
+pub(crate) fn decode_checked(bytes: &[u8]) -> (String, &'static Encoding, bool) {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
-        return (text.into_owned(), enc);
+        let (text, errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        return (text.into_owned(), enc, errors);
     }
-    decode_legacy(bytes)
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_owned(), UTF_8, false);
+    }
+    let (text, enc) = decode_legacy(bytes);
+    let errors = enc
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .is_none();
+    (text, enc, errors)
 }
 
 /// Decodes text without a byte-order mark: UTF-8 if it is valid UTF-8, otherwise
