@@ -1,16 +1,21 @@
 //! One entry point for every format: detection from the bytes, and strict mode.
 
 use crate::record::{Format, Loaded, Options, ReadError};
-use crate::{pgn, text, xqf};
+use crate::{cbf, cbr, pgn, text, ubb, xqf};
 
 /// The format of `bytes`: binary signatures first, then what the text holds.
 pub fn detect(bytes: &[u8]) -> Format {
     if bytes.starts_with(b"XQ") {
         return Format::Xqf;
     }
+    if let Some(f) = cbr::signature(bytes) {
+        return f;
+    }
     let (text, _) = text::decode(&bytes[..bytes.len().min(64 * 1024)]);
     if text.contains("[DhtmlXQ") {
         Format::Ubb
+    } else if text.contains("<ChineseChessRecord") {
+        Format::Cbf
     } else if text.contains('[') && text.contains('"') {
         Format::Pgn
     } else {
@@ -37,7 +42,9 @@ pub fn read_with(bytes: &[u8], options: &Options) -> Result<Loaded, ReadError> {
     let loaded = match format {
         Format::Xqf => xqf::load(bytes)?,
         Format::Pgn | Format::Text => pgn::load_as(bytes, format)?,
-        _ => pgn::load_as(bytes, format)?,
+        Format::Ubb => ubb::load(bytes)?,
+        Format::Cbf => cbf::load(bytes)?,
+        Format::Cbr | Format::Cbl => cbr::load(bytes)?,
     };
     if options.strict {
         if let Some(w) = loaded.warnings.first() {

@@ -25,11 +25,15 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cbf;
+pub mod cbr;
 mod detect;
+
 pub mod pgn;
 mod record;
 mod text;
 pub mod tree;
+pub mod ubb;
 pub mod warning;
 pub mod xqf;
 

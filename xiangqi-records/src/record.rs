@@ -116,6 +116,10 @@ pub struct Loaded {
     pub encoding: &'static str,
     /// The games.
     pub records: Vec<Record>,
+    /// For each record, which game of the file it is (0-based; the `game` of its
+    /// warnings' [`Place`](crate::Place)s). Games that could not be read at all (a bad FEN)
+    /// have warnings but no record.
+    pub games: Vec<usize>,
     /// What was skipped or repaired, in file order.
     pub warnings: Vec<Warning>,
 }

@@ -120,6 +120,9 @@ pub enum WarningKind {
     BadSquare(u8),
     /// A field the reader does not know, or one whose value it cannot use; skipped.
     BadField(String),
+    /// A field closed by another field's closing tag (`[DhtmlXQ_a]...[/DhtmlXQ_b]`); its
+    /// value is kept.
+    MismatchedClose(String),
     /// Bytes that are not valid in the text encoding found, replaced by U+FFFD.
     BadEncoding,
     /// The data is not in the format (no signature, no structure): nothing loads.
@@ -159,6 +162,7 @@ impl fmt::Display for WarningKind {
                 write!(f, "move names no usable point ({b}); the line stops here")
             }
             WarningKind::BadField(t) => write!(f, "field skipped: {t}"),
+            WarningKind::MismatchedClose(t) => write!(f, "{t} (value kept)"),
             WarningKind::BadEncoding => f.write_str("bytes invalid in the text encoding replaced"),
             WarningKind::NotThisFormat(why) => write!(f, "not this format: {why}"),
             WarningKind::NoGame => f.write_str("no game found"),

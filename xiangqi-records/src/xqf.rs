@@ -304,6 +304,7 @@ pub fn load(bytes: &[u8]) -> Result<Loaded, ReadError> {
         format: Format::Xqf,
         encoding: "GB18030",
         records: vec![parsed.record],
+        games: vec![0],
         warnings: parsed.issues.into_iter().map(|i| i.warning).collect(),
     })
 }

@@ -20,6 +20,9 @@ pub(crate) fn append_comment(slot: &mut String, text: &str) {
 pub struct TreeBuilder {
     /// The games built so far.
     pub records: Vec<Record>,
+    /// Which game of the file each record is.
+    pub games: Vec<usize>,
+    index: usize,
     tags: Vec<(String, String)>,
     current: Option<Record>,
     at: Option<NodeId>,
@@ -37,7 +40,8 @@ impl TreeBuilder {
 }
 
 impl Visitor for TreeBuilder {
-    fn begin_game(&mut self) {
+    fn begin_game(&mut self, index: usize) {
+        self.index = index;
         self.tags.clear();
         self.stack.clear();
         self.fresh = false;
@@ -103,6 +107,7 @@ impl Visitor for TreeBuilder {
         if let Some(mut r) = self.current.take() {
             r.result = result;
             self.records.push(r);
+            self.games.push(self.index);
         }
         self.at = None;
     }
@@ -130,7 +135,7 @@ pub struct MainLines {
 }
 
 impl Visitor for MainLines {
-    fn begin_game(&mut self) {
+    fn begin_game(&mut self, _index: usize) {
         self.tags.clear();
     }
 

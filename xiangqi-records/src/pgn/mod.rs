@@ -36,6 +36,7 @@ mod write;
 pub(crate) use build::append_comment;
 pub use build::{MainLine, MainLines, TreeBuilder};
 use core::fmt;
+pub(crate) use parse::start_from_fen;
 pub use parse::{visit, Visitor};
 pub use write::{write, write_record, write_records, WriteOptions};
 use xiangqi_core::{Color, FenError, Game, NotationError};
@@ -389,6 +390,7 @@ pub fn load_str(text: &str, format: Format) -> Result<Loaded, ReadError> {
         format,
         encoding: "UTF-8",
         records: b.records,
+        games: b.games,
         warnings,
     })
 }

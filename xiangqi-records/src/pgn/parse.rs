@@ -11,8 +11,9 @@ use xiangqi_core::{FenError, Move, Position};
 /// [`Visitor::begin_variation`] has side lines skipped unread (the fast path for main
 /// lines).
 pub trait Visitor {
-    /// A game begins: its tags follow, then [`Visitor::start`].
-    fn begin_game(&mut self) {}
+    /// Game `index` of the file (0-based, games that cannot be read counted) begins: its
+    /// tags follow, then [`Visitor::start`].
+    fn begin_game(&mut self, _index: usize) {}
     /// A tag pair, in file order.
     fn tag(&mut self, _name: &str, _value: &str) {}
     /// The start position (from the `FEN` tag, else the initial position); moves follow.
@@ -357,7 +358,7 @@ impl<V: Visitor> Parser<'_, '_, V> {
                 }
             },
         };
-        self.v.begin_game();
+        self.v.begin_game(self.game);
         for (n, v) in &self.tags {
             self.v.tag(n, v);
         }
