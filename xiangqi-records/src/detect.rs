@@ -12,7 +12,11 @@ pub fn detect(bytes: &[u8]) -> Format {
         return f;
     }
     let (text, _) = text::decode(&bytes[..bytes.len().min(64 * 1024)]);
-    if text.contains("[DhtmlXQ") {
+    // `[DhtmlXQ_x "..."]` is a PGN tag kept from a UBB file, not UBB.
+    if ["[DhtmlXQ]", "[DhtmlXQ_movelist]", "[DhtmlXQ_binit]"]
+        .iter()
+        .any(|s| text.contains(s))
+    {
         Format::Ubb
     } else if text.contains("<ChineseChessRecord") {
         Format::Cbf

@@ -54,3 +54,16 @@ pub(crate) fn decode_legacy(bytes: &[u8]) -> (String, &'static Encoding) {
         (gb.into_owned(), GB18030)
     }
 }
+
+/// Decodes a string of a Chinese binary format (XQF): GB18030 (GBK), unless it only
+/// decodes cleanly as Big5.
+pub(crate) fn decode_gb(bytes: &[u8]) -> String {
+    let (gb, gb_errors) = GB18030.decode_without_bom_handling(bytes);
+    if gb_errors {
+        let (big5, big5_errors) = BIG5.decode_without_bom_handling(bytes);
+        if !big5_errors {
+            return big5.into_owned();
+        }
+    }
+    gb.into_owned()
+}

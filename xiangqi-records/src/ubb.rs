@@ -8,7 +8,7 @@
 //! * `move_P_S_B`: line `B`, branching from line `P` (0 = the main line) with its first
 //!   move at ply `S` (1-based): an alternative to line `P`'s move `S`.
 //! * `comment N` / `comment B_N`: the comment after ply `N` of the main line / of line `B`
-//!   (`comment0` before the first move); `||` is a line break.
+//!   (`comment0` before the first move); `||` is read as a line break (written as one).
 //! * `title`, `event`, `date`, `place`, `round`, `red`, `black`, `redteam`, `blackteam`,
 //!   `result` (红胜, 黑胜, 和棋, 未知), `remark`, `author`, `open`, `ecco`: the tags
 //!   `Title`, `Event`, `Date`, `Site`, `Round`, `Red`, `Black`, `RedTeam`, `BlackTeam`,
@@ -480,8 +480,10 @@ fn move_digits(m: Move) -> String {
     format!("{}{}", xy(m.from()), xy(m.to()))
 }
 
+/// A value as written: line breaks stay line breaks (`||`, which readers also take for
+/// one, could not be told from a `||` in the text).
 fn escape(text: &str) -> String {
-    text.replace('\n', "||")
+    text.to_string()
 }
 
 /// Writes a record as a `[DhtmlXQ]` block (UTF-8 text). NAGs are not written; a comment
@@ -525,10 +527,6 @@ pub fn write(record: &Record) -> String {
     // Lines: the main line is 0; each side child starts a new line, numbered in the
     // order they are met, breadth first (a line's parent always has a lower number).
     let mut comments: Vec<(String, String)> = Vec::new();
-    let root_comment = &tree.node(tree.root()).comment;
-    if !root_comment.is_empty() {
-        comments.push(("comment0".into(), escape(root_comment)));
-    }
     let mut next_line = 1u32;
     // (line, parent line, head node, ply of the head)
     let mut todo: VecDeque<(u32, u32, NodeId, usize)> = VecDeque::new();
@@ -554,17 +552,15 @@ pub fn write(record: &Record) -> String {
             if let Some(m) = node.mv() {
                 moves.push_str(&move_digits(m));
             }
-            if n != tree.root() {
-                let mut text = node.comment.clone();
-                if let Some(next) = node.main_child() {
-                    let before = &tree.node(next).starting_comment;
-                    if !before.is_empty() {
-                        crate::pgn::append_comment(&mut text, before);
-                    }
+            let mut text = node.comment.clone();
+            if let Some(next) = node.main_child() {
+                let before = &tree.node(next).starting_comment;
+                if !before.is_empty() {
+                    crate::pgn::append_comment(&mut text, before);
                 }
-                if !text.is_empty() {
-                    comments.push((key(ply), escape(&text)));
-                }
+            }
+            if !text.is_empty() {
+                comments.push((key(ply), escape(&text)));
             }
             for side in node.children().skip(1) {
                 todo.push_back((next_line, line, side, ply + 1));

@@ -251,7 +251,7 @@ fn header_string(header: &[u8], offset: usize, max: usize) -> String {
     let len = usize::from(header[offset]).min(max - 1);
     let raw = &header[offset + 1..offset + 1 + len];
     let raw = raw.split(|&b| b == 0).next().unwrap_or(raw);
-    text::decode_legacy(raw).0.trim().to_string()
+    text::decode_gb(raw).trim().to_string()
 }
 
 /// Reads an XQF file: the main line, with its comments (the old interface; [`load`] reads
@@ -376,7 +376,7 @@ impl Records<'_> {
                 .checked_add(len)
                 .and_then(|end| self.data.get(self.at..end))
                 .ok_or(self.base + self.at)?;
-            comment = text::decode_legacy(text).0.trim().to_string();
+            comment = text::decode_gb(text).trim().to_string();
             self.at += len;
         }
         Ok(Rec {
