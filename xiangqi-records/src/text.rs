@@ -28,6 +28,16 @@ pub(crate) fn decode_checked(bytes: &[u8]) -> (String, &'static Encoding, bool) 
     if let Ok(text) = std::str::from_utf8(bytes) {
         return (text.to_owned(), UTF_8, false);
     }
+    // Mostly UTF-8 with a few broken bytes: UTF-8, the broken bytes replaced.
+    let lossy = String::from_utf8_lossy(bytes);
+    let replaced = lossy.chars().filter(|&c| c == '\u{fffd}').count();
+    let multibyte = lossy
+        .chars()
+        .filter(|&c| c != '\u{fffd}' && !c.is_ascii())
+        .count();
+    if multibyte > 2 * replaced {
+        return (lossy.into_owned(), UTF_8, true);
+    }
     let (text, enc) = decode_legacy(bytes);
     let errors = enc
         .decode_without_bom_handling_and_without_replacement(bytes)
