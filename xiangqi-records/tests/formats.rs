@@ -265,3 +265,23 @@ fn tree_editing_keeps_the_tree_consistent() {
     assert_eq!(t.ply_of(n), 3);
     round_trip(&r);
 }
+
+#[test]
+fn plain_text_move_lists() {
+    // A FEN on the first line, one Chinese move a line, the result in words.
+    let text = "4k4/9/9/9/9/9/9/9/R8/3K5 w\n车九进八\n将５进１\n车九平五\n红胜\n";
+    let loaded = xiangqi_records::read(text.as_bytes()).unwrap();
+    assert_eq!(loaded.format, Format::Text);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let r = &loaded.records[0];
+    assert_eq!(iccs(&r.tree.main_line_moves()), "a1a9 e9e8 a9e9");
+    assert_eq!(r.result, xiangqi_records::pgn::PgnResult::RedWins);
+    // FEN, moves and result on one line, comma separated.
+    let text = "9/3k5/4c4/4N4/9/6R2/9/5p3/4r4/5K3 w, g4g8 d8d9 e6c7 d9e9 g8g9, 1-0\n";
+    let r = &xiangqi_records::read(text.as_bytes()).unwrap().records[0];
+    assert_eq!(r.tree.main_line_moves().len(), 5);
+    // Numbered, several moves a line, WXF.
+    let text = "1. C2.5 H8+7\n2. H2+3 R9.8\n";
+    let r = &xiangqi_records::read(text.as_bytes()).unwrap().records[0];
+    assert_eq!(iccs(&r.tree.main_line_moves()), "h2e2 h9g7 h0g2 i9h9");
+}

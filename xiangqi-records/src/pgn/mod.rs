@@ -67,12 +67,19 @@ impl PgnResult {
         }
     }
 
-    /// Reads a PGN result token.
+    /// Reads a PGN result token, or the Chinese words text records end with (红胜, 黑胜,
+    /// 和棋, simplified or traditional).
     pub fn from_token(token: &str) -> Option<PgnResult> {
         Some(match token {
-            "1-0" => PgnResult::RedWins,
-            "0-1" => PgnResult::BlackWins,
-            "1/2-1/2" | "½-½" => PgnResult::Draw,
+            "1-0" | "红胜" | "紅勝" | "红先胜" | "紅先勝" | "黑负" | "黑負" => {
+                PgnResult::RedWins
+            }
+            "0-1" | "黑胜" | "黑勝" | "红先负" | "紅先負" | "红负" | "紅負" => {
+                PgnResult::BlackWins
+            }
+            "1/2-1/2" | "½-½" | "和棋" | "和局" | "红先和" | "紅先和" => {
+                PgnResult::Draw
+            }
             "*" => PgnResult::Unknown,
             _ => return None,
         })
@@ -372,13 +379,31 @@ pub(crate) fn load_as(bytes: &[u8], format: Format) -> Result<Loaded, ReadError>
     Ok(loaded)
 }
 
+/// A plain move list may start with a FEN line (`FEN` alone, or `FEN, moves, result` on one
+/// line): written as a `FEN` tag on the same line, so places stay where they are.
+fn plain_text_fen(text: &str) -> Option<String> {
+    let first = text.trim_start_matches('\u{feff}').lines().next()?;
+    let (fen, rest) = match first.split_once(',') {
+        Some((f, r)) => (f.trim(), r.replace(',', " ")),
+        None => (first.trim(), String::new()),
+    };
+    if !fen.contains('/') || start_from_fen(fen).is_err() {
+        return None;
+    }
+    let tail = &text[text.find(first)? + first.len()..];
+    Some(format!("[FEN \"{fen}\"] {rest}{tail}"))
+}
+
 /// [`load`] for text already decoded.
 ///
 /// # Errors
 /// As [`load`].
 pub fn load_str(text: &str, format: Format) -> Result<Loaded, ReadError> {
     let mut b = TreeBuilder::default();
-    let warnings = visit(text, &mut b);
+    let with_fen = (format == Format::Text)
+        .then(|| plain_text_fen(text))
+        .flatten();
+    let warnings = visit(with_fen.as_deref().unwrap_or(text), &mut b);
     if b.records.is_empty() {
         let warning = warnings.into_iter().next().unwrap_or(Warning {
             place: Place::default(),
