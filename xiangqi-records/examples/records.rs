@@ -19,10 +19,12 @@ use std::process::ExitCode;
 /// Appends a line to the report (written to standard output file by file).
 macro_rules! say {
     ($out:expr, $($arg:tt)*) => {
-        let _ = writeln!($out, $($arg)*);
+        {
+            let _ = writeln!($out, $($arg)*);
+        }
     };
 }
-use xiangqi_records::{cbf, pgn, ubb, xqf, Options, Record};
+use xiangqi_records::{cbf, ecco, pgn, ubb, xqf, Options, Record};
 
 fn usage() -> ExitCode {
     eprintln!("usage: records [--strict] [--to pgn|xqf|ubb|cbf OUT] FILE...");
@@ -139,6 +141,10 @@ fn report(file: &str, options: &Options, out: &mut String, ok: &mut bool, all: &
             say!(out, "lines: {}", r.tree.leaf_count());
             say!(out, "nodes: {}", r.tree.move_count());
             say!(out, "comments: {}", r.tree.comment_count());
+            match ecco::classify(&r.tree) {
+                Some(o) => say!(out, "ecco: {} {}", o.code, o.name),
+                None => say!(out, "ecco: -"),
+            }
             for w in loaded.warnings.iter().filter(|w| w.place.game == i) {
                 say!(out, "warning: {w}");
             }
@@ -152,6 +158,12 @@ fn report(file: &str, options: &Options, out: &mut String, ok: &mut bool, all: &
         {
             say!(out, "file: {file}\nwarning: {w}\n");
         }
-        all.extend(loaded.records);
+        // Converted files carry the opening's code and name.
+        all.extend(loaded.records.into_iter().map(|mut r| {
+            if r.tag("ECCO").is_none() {
+                ecco::tag(&mut r);
+            }
+            r
+        }));
     }
 }

@@ -24,10 +24,14 @@
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+// A read returns one error, once per file: its size (a warning with its place, about 160
+// bytes) costs nothing worth a box.
+#![allow(clippy::result_large_err)]
 
 pub mod cbf;
 pub mod cbr;
 mod detect;
+pub mod ecco;
 
 pub mod pgn;
 mod record;

@@ -115,7 +115,7 @@ fn an_illegal_or_unreadable_move_stops_its_line_only() {
     // On the main line: `zz99`.
     assert!(matches!(&w[1].kind, WarningKind::BadMove { text, .. } if text == "zz99"));
     assert_eq!(w[1].place.ply, Some(5));
-    assert_eq!(w[1].to_string().contains("move 3"), true, "{}", w[1]);
+    assert!(w[1].to_string().contains("move 3"), "{}", w[1]);
     let t = &loaded.records[0].tree;
     assert_eq!(t.main_line_moves().len(), 4);
     assert_eq!(t.move_count(), 5);

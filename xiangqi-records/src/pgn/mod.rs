@@ -38,7 +38,7 @@ pub use build::{MainLine, MainLines, TreeBuilder};
 use core::fmt;
 pub(crate) use parse::start_from_fen;
 pub use parse::{visit, Visitor};
-pub use write::{write, write_record, write_records, WriteOptions};
+pub use write::{to_gb18030, write, write_record, write_records, WriteOptions};
 use xiangqi_core::{Color, FenError, Game, NotationError};
 
 /// The result of a game as PGN records it.

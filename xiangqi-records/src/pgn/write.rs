@@ -200,3 +200,8 @@ pub fn write_record(record: &Record, options: &WriteOptions) -> String {
     out.text.push('\n');
     out.text
 }
+
+/// PGN text in GB18030 (for programs that read only GBK/GB18030 files).
+pub fn to_gb18030(text: &str) -> Vec<u8> {
+    encoding_rs::GB18030.encode(text).0.into_owned()
+}
