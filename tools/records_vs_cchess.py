@@ -7,6 +7,8 @@ number of lines (leaves of the variation tree). A file cchess cannot read, or re
 no moves, is reported as such and not counted. Exit status 1 on any disagreement.
 
     python3 tools/records_vs_cchess.py [--records PATH-TO-records-BINARY] [FILE...]
+    python3 tools/records_vs_cchess.py --dump FILE...   # cchess's reading only, for tests:
+        # per game "FILE<TAB>GAME<TAB>LINES<TAB>ICCS MAIN LINE", or "FILE<TAB>unreadable<TAB>WHY"
 
 cchess 1.25.5 reads XQF, PGN (the first game only, UTF-8, Chinese notation), CBF, CBR and
 CBL (libraries, with read_from_lib).
@@ -63,8 +65,18 @@ def theirs(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", default=os.path.join(ROOT, "target", "release", "examples", "records"))
+    ap.add_argument("--dump", action="store_true", help="print cchess's reading only")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
+    if args.dump:
+        for path in args.files:
+            them, why = theirs(path)
+            if them is None or not any(m for m, _ in them):
+                print(f"{path}\tunreadable\t{why or 'no moves'}")
+                continue
+            for i, (main_line, lines) in enumerate(them):
+                print(f"{path}\t{i + 1}\t{lines}\t{' '.join(main_line)}")
+        return 0
     files = args.files or sorted(glob.glob(os.path.join(ROOT, "xiangqi-records", "tests", "data", "*.*")))
     files = [f for f in files if not f.endswith(".md")]
     print(f"cchess {getattr(cchess, '__version__', '?')}")
