@@ -24,7 +24,7 @@ use crate::text;
 use crate::tree::{GameTree, NodeId};
 use crate::warning::{Place, Warning, WarningKind};
 use std::collections::{BTreeMap, VecDeque};
-use xiangqi_core::{Color, File, Move, Piece, Position, Problems, Rank, Role, Setup, Square};
+use xiangqi_core::{Color, File, Move, Piece, Position, Problems, Rank, Setup, Square};
 
 /// Field names and the tags they become.
 const TAGS: [(&str, &str); 13] = [
@@ -46,24 +46,8 @@ const TAGS: [(&str, &str); 13] = [
 /// Fields that carry no game data (display settings of the web viewer).
 const IGNORED: [&str; 3] = ["ver", "init", "firstnum"];
 
-const ROLES: [Role; 16] = [
-    Role::Chariot,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::King,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Chariot,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-];
+/// The 32 pieces of `binit` are in XQF's slot order.
+use crate::xqf::SLOT_ROLES as ROLES;
 
 /// The 1-based line and column of byte `offset` in `text`.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {

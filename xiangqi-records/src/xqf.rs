@@ -51,7 +51,7 @@ pub use write::write;
 pub const HEADER_SIZE: usize = 0x400;
 
 /// The roles of the 32 piece slots of the header, per side.
-const SLOT_ROLES: [Role; 16] = [
+pub(crate) const SLOT_ROLES: [Role; 16] = [
     Role::Chariot,
     Role::Horse,
     Role::Elephant,

@@ -101,30 +101,8 @@ fn the_sample_files_load_with_the_moves_they_hold() {
     assert_eq!(s.records.len(), 1);
 }
 
-/// The tree as a format without comments before moves keeps it: each starting comment
-/// joined to the comment of the node before.
-fn fold_starting_comments(tree: &GameTree) -> GameTree {
-    let mut t = tree.clone();
-    for n in t.preorder() {
-        let before = std::mem::take(&mut t.node_mut(n).starting_comment);
-        if let (false, Some(p)) = (before.is_empty(), t.node(n).parent()) {
-            let c = &mut t.node_mut(p).comment;
-            if !c.is_empty() {
-                c.push('\n');
-            }
-            c.push_str(&before);
-        }
-    }
-    t
-}
-
-fn without_nags(tree: &GameTree) -> GameTree {
-    let mut t = tree.clone();
-    for n in t.preorder() {
-        t.node_mut(n).nags.clear();
-    }
-    t
-}
+mod common;
+use common::{reduced, ubb_lines};
 
 /// Writes `r` in every format and reads it back; the tree survives as far as each
 /// format holds it.
@@ -150,16 +128,12 @@ fn round_trip(r: &Record) {
     let back = xiangqi_records::read(&xqf_bytes).unwrap();
     assert_eq!(back.format, Format::Xqf);
     assert!(back.warnings.is_empty(), "{:?}", back.warnings);
-    assert_eq!(
-        back.records[0].tree,
-        without_nags(&fold_starting_comments(&r.tree)),
-        "XQF"
-    );
+    assert_eq!(back.records[0].tree, reduced(&r.tree, false, false), "XQF");
     let ubb_text = ubb::write(r);
     let back = xiangqi_records::read(ubb_text.as_bytes()).unwrap();
     assert_eq!(back.format, Format::Ubb);
     assert!(back.warnings.is_empty(), "{:?}\n{ubb_text}", back.warnings);
-    let expected = without_nags(&ubb_expected(&r.tree));
+    let expected = ubb_lines(&reduced(&r.tree, false, true));
     assert_eq!(back.records[0].tree, expected, "UBB\n{ubb_text}");
     let cbf_text = cbf::write(r);
     let back = xiangqi_records::read(cbf_text.as_bytes()).unwrap();
@@ -170,32 +144,6 @@ fn round_trip(r: &Record) {
     );
     assert_eq!(back.records[0].tree.start(), r.tree.start());
     assert_eq!(back.records[0].result, r.result);
-}
-
-/// What UBB keeps of a tree: starting comments of side lines' first moves; others
-/// joined to the comment before. `||` is its line break.
-fn ubb_expected(tree: &GameTree) -> GameTree {
-    let mut t = tree.clone();
-    for n in t.preorder() {
-        let node = t.node(n);
-        let first_child = node
-            .parent()
-            .is_none_or(|p| t.node(p).main_child() == Some(n));
-        if first_child {
-            let before = std::mem::take(&mut t.node_mut(n).starting_comment);
-            if let (false, Some(p)) = (before.is_empty(), t.node(n).parent()) {
-                let c = &mut t.node_mut(p).comment;
-                if !c.is_empty() {
-                    c.push('\n');
-                }
-                c.push_str(&before);
-            }
-        }
-        let node = t.node_mut(n);
-        node.comment = node.comment.replace("||", "\n");
-        node.starting_comment = node.starting_comment.replace("||", "\n");
-    }
-    t
 }
 
 #[test]
