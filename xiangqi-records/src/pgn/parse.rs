@@ -4,7 +4,7 @@
 use super::lex::{Cursor, LexError, Located, Token};
 use super::PgnResult;
 use crate::warning::{Place, Warning, WarningKind};
-use xiangqi_core::{FenError, Move, Position};
+use xiangqi_core::{FenError, Move, Position, Role};
 
 /// Receives a PGN file as events. Every method has a default that does nothing, so a
 /// visitor implements only what it needs; one that returns `false` from
@@ -215,6 +215,32 @@ fn split_run(word: &str) -> Vec<&str> {
     } else {
         vec![word]
     }
+}
+
+/// A move in the canonical Chinese form this crate writes (`炮二平五`, `马８进７`), found by
+/// rendering only the moves of the named piece: much cheaper than a full parse, which
+/// remains the fallback for every other spelling.
+fn quick_chinese(pos: &Position, text: &str) -> Option<Move> {
+    let role = match text.chars().next()? {
+        '车' => Role::Chariot,
+        '马' => Role::Horse,
+        '炮' => Role::Cannon,
+        '相' | '象' => Role::Elephant,
+        '仕' | '士' => Role::Advisor,
+        '帅' | '将' => Role::King,
+        '兵' | '卒' => Role::Pawn,
+        _ => return None,
+    };
+    let mut found = None;
+    for m in pos.legal_moves() {
+        if pos.piece_at(m.from()).map(|p| p.role) == Some(role) && pos.to_chinese(m) == text {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(m);
+        }
+    }
+    found
 }
 
 /// The start position of a FEN tag. A FEN whose side or counters are malformed is read
@@ -452,7 +478,10 @@ impl<V: Visitor> Parser<'_, '_, V> {
             let Some(frame) = self.frames.last_mut() else {
                 return;
             };
-            match frame.pos.parse_move(text) {
+            let parsed = quick_chinese(&frame.pos, text)
+                .map(Ok)
+                .unwrap_or_else(|| frame.pos.parse_move(text));
+            match parsed {
                 Ok(m) if frame.pos.is_legal(m) => {
                     let before = frame.pos.clone();
                     frame.pos.make_move(m);
