@@ -38,7 +38,8 @@ pub fn write(record: &Record, end: Option<&End>) -> String {
 
 /// Loads `spec`: a file path, optionally followed by `#N` to play on from the N-th line of
 /// the first game's tree (1 = the main line; lines in the order the file writes them).
-/// Also returns notes for the player: what the reader had to skip.
+/// Also returns notes for the player: what the reader had to skip, and the opening's ECCO
+/// code.
 pub fn load(spec: &str) -> Result<(Record, Vec<String>), String> {
     let (path, line) = match spec.rsplit_once('#') {
         Some((p, n)) if n.parse::<usize>().is_ok() => (p, n.parse::<usize>().unwrap_or(1)),
@@ -46,7 +47,7 @@ pub fn load(spec: &str) -> Result<(Record, Vec<String>), String> {
     };
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let loaded = xiangqi::records::read(&bytes).map_err(|e| e.to_string())?;
-    let notes: Vec<String> = loaded
+    let mut notes: Vec<String> = loaded
         .warnings
         .iter()
         .map(|w| format!("{path}: warning: {w}"))
@@ -57,6 +58,9 @@ pub fn load(spec: &str) -> Result<(Record, Vec<String>), String> {
         .next()
         .ok_or("no game in the file")?;
     let tree = &first.tree;
+    if let Some(o) = xiangqi::records::ecco::classify(tree) {
+        notes.push(format!("opening 开局: {} {}", o.code, o.name));
+    }
     let leaves = tree.leaves();
     let leaf = *leaves
         .get(line.max(1) - 1)
