@@ -34,7 +34,8 @@ usage: play [options]
   --level N                  strength level (`--levels` lists them)
   --levels                   list the strength levels and exit
   --fen FEN                  start from a position
-  --load FILE                start from a saved game (PGN or XQF)
+  --load FILE[#N]            start from a saved game (PGN, XQF, DhtmlXQ, CBF, CBR/CBL, text),
+                             at the end of its main line or of line N of its variations
   --depth D | --nodes N | --movetime MS   the computer's limits per move, instead of a level
   --hint-nodes N | --hint-time MS          the limits of a hint (default 2000 ms)
   --rules asian|chinese      the rules that judge repetitions (default asian)
@@ -209,11 +210,13 @@ fn main() -> ExitCode {
     };
     let mut settings = args.settings;
     let game = if let Some(path) = &args.load {
-        let loaded = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|b| record::read(&b));
-        match loaded {
-            Ok(rec) => rec.game,
+        match record::load(path) {
+            Ok((rec, notes)) => {
+                for n in notes {
+                    eprintln!("{n}");
+                }
+                rec.game
+            }
             Err(e) => {
                 eprintln!("cannot load {path}: {e}");
                 return ExitCode::from(2);

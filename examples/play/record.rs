@@ -1,12 +1,12 @@
-//! Saving and loading games with the records crate: PGN (`xiangqi_records::pgn`, the
-//! Chinese-chess PGN of xqbase: `[Game "Chinese Chess"]`, Red/Black tags, a FEN tag for a
-//! set-up start), written in Chinese notation (the format's default) and read in any
-//! notation and in UTF-8, GB18030/GBK or Big5; and XQStudio's XQF files (read).
+//! Saving and loading games with the records crate: saved as PGN (`xiangqi_records::pgn`,
+//! the Chinese-chess PGN of xqbase: `[Game "Chinese Chess"]`, Red/Black tags, a FEN tag for
+//! a set-up start) in Chinese notation (the format's default); loaded from any format the
+//! crate reads (PGN, XQF, DhtmlXQ, CBF, CBR/CBL, plain move lists; any encoding), any line
+//! of its variation tree.
 
 use crate::rules::End;
 use xiangqi::core::Game;
 use xiangqi::records::pgn::{self, PgnGame, PgnResult};
-use xiangqi::records::xqf;
 
 /// A game as saved: its tags and moves.
 pub struct Record {
@@ -36,21 +36,46 @@ pub fn write(record: &Record, end: Option<&End>) -> String {
     pgn::write(&g)
 }
 
-/// Reads the first game of a PGN file, or an XQF file (recognised by its `XQ` magic).
-pub fn read(bytes: &[u8]) -> Result<Record, String> {
-    if bytes.starts_with(b"XQ") {
-        let g = xqf::read(bytes).map_err(|e| format!("XQF: {e}"))?.to_pgn();
-        return Ok(Record {
-            tags: g.tags,
-            game: g.game,
-        });
+/// Loads `spec`: a file path, optionally followed by `#N` to play on from the N-th line of
+/// the first game's tree (1 = the main line; lines in the order the file writes them).
+/// Also returns notes for the player: what the reader had to skip, and the opening's ECCO
+/// code.
+pub fn load(spec: &str) -> Result<(Record, Vec<String>), String> {
+    let (path, line) = match spec.rsplit_once('#') {
+        Some((p, n)) if n.parse::<usize>().is_ok() => (p, n.parse::<usize>().unwrap_or(1)),
+        _ => (spec, 1),
+    };
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let loaded = xiangqi::records::read(&bytes).map_err(|e| e.to_string())?;
+    let mut notes: Vec<String> = loaded
+        .warnings
+        .iter()
+        .map(|w| format!("{path}: warning: {w}"))
+        .collect();
+    let first = loaded
+        .records
+        .into_iter()
+        .next()
+        .ok_or("no game in the file")?;
+    let tree = &first.tree;
+    if let Some(o) = xiangqi::records::ecco::classify(tree) {
+        notes.push(format!("opening 开局: {} {}", o.code, o.name));
     }
-    let games = pgn::read(bytes).map_err(|e| e.to_string())?;
-    let first = games.into_iter().next().ok_or("no game in the file")?;
-    Ok(Record {
-        tags: first.tags,
-        game: first.game,
-    })
+    let leaves = tree.leaves();
+    let leaf = *leaves
+        .get(line.max(1) - 1)
+        .ok_or(format!("the game has {} lines, not {line}", leaves.len()))?;
+    let mut game = Game::new(tree.start().clone());
+    for m in tree.moves_to(leaf) {
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    Ok((
+        Record {
+            tags: first.tags,
+            game,
+        },
+        notes,
+    ))
 }
 
 /// Today's date as PGN writes it (`2026.11.30`), from the system clock (UTC).

@@ -1,5 +1,6 @@
-//! XQF, the binary game format of XQStudio (象棋演播室), read only, including the
-//! encrypted versions (file version 11 and later).
+//! XQF, the binary game format of XQStudio (象棋演播室): every version read, the encrypted
+//! ones (file version 11 and later) included, with the whole variation tree; written as
+//! version 1.0 without encryption, which every XQF reader opens.
 //!
 //! Layout (from `walker8088/cchess` `doc/XqfFormat.txt` for XQF 1.0 and the decryption in
 //! its `read_xqf.py`, itself from XQFRW.pas; see `shared/notes/rules.md` (f)):
@@ -18,8 +19,12 @@
 //!   length is always there. Version 11 and later: flag 0x80 = next, 0x40 = variation,
 //!   0x20 = a comment length follows; all bytes of the move area are encrypted.
 //!
-//! The main line is the chain of "next" records from the start; variations (which the
-//! format stores after the whole subtree of the move they replace) are skipped.
+//! The records are the tree in depth-first order: a move, then (if "next") its
+//! continuation's subtree, then (if "variation") the next alternative to the same move.
+//! A record that is off the board or illegal drops its subtree with a warning; a file cut
+//! short keeps what came before. Only the header's strings hold tags: `Title`, `Event`,
+//! `Date`, `Site`, `Red`, `Black`, `Annotator` (评论) and `Creator` (作者); others are not
+//! written. Strings are GBK/GB18030 (written GB18030), header fields cut to their size.
 //!
 //! ```
 //! let bytes = std::fs::read("tests/data/xqf10_sample_1997.xqf")?;
@@ -30,17 +35,23 @@
 //! ```
 
 use crate::pgn::{PgnComment, PgnGame, PgnResult};
+use crate::record::{Format, Loaded, ReadError, Record};
 use crate::text;
+use crate::tree::{GameTree, NodeId};
+use crate::warning::{Place, Warning, WarningKind};
 use core::fmt;
 use xiangqi_core::{
     Color, File, Game, Move, Piece, Position, Problems, Rank, Role, Setup, SetupError, Square,
 };
 
+mod write;
+pub use write::write;
+
 /// The header size; moves start here unless the header says otherwise.
 pub const HEADER_SIZE: usize = 0x400;
 
 /// The roles of the 32 piece slots of the header, per side.
-const SLOT_ROLES: [Role; 16] = [
+pub(crate) const SLOT_ROLES: [Role; 16] = [
     Role::Chariot,
     Role::Horse,
     Role::Elephant,
@@ -57,6 +68,18 @@ const SLOT_ROLES: [Role; 16] = [
     Role::Pawn,
     Role::Pawn,
     Role::Pawn,
+];
+
+/// The header's strings: tag, offset, field size.
+const HEADER_TAGS: [(&str, usize, usize); 8] = [
+    ("Title", 0x50, 0x80),
+    ("Event", 0xD0, 0x40),
+    ("Date", 0x110, 0x10),
+    ("Site", 0x120, 0x10),
+    ("Red", 0x130, 0x10),
+    ("Black", 0x140, 0x10),
+    ("Annotator", 0x1D0, 0x10),
+    ("Creator", 0x1E0, 0x10),
 ];
 
 /// The string the move-area key stream is made from.
@@ -228,15 +251,154 @@ fn header_string(header: &[u8], offset: usize, max: usize) -> String {
     let len = usize::from(header[offset]).min(max - 1);
     let raw = &header[offset + 1..offset + 1 + len];
     let raw = raw.split(|&b| b == 0).next().unwrap_or(raw);
-    text::decode_legacy(raw).0.trim().to_string()
+    text::decode_gb(raw).trim().to_string()
 }
 
-/// Reads an XQF file.
+/// Reads an XQF file: the main line, with its comments (the old interface; [`load`] reads
+/// the whole tree).
 ///
 /// # Errors
-/// An [`XqfError`] with the byte offset: not XQF, a bad position, a move record that is off
-/// the board, illegal, or cut short.
+/// An [`XqfError`] with the byte offset: not XQF, a bad position, a main-line move record
+/// that is off the board, illegal, or cut short.
 pub fn read(bytes: &[u8]) -> Result<XqfGame, XqfError> {
+    let parsed = parse(bytes)?;
+    if let Some(e) = parsed.issues.iter().find_map(|i| i.main_error.clone()) {
+        return Err(e);
+    }
+    let g = PgnGame::from_record(&parsed.record);
+    let tag = |name: &str| g.tag(name).unwrap_or("").to_string();
+    Ok(XqfGame {
+        version: parsed.version,
+        title: tag("Title"),
+        event: tag("Event"),
+        date: tag("Date"),
+        site: tag("Site"),
+        red: tag("Red"),
+        black: tag("Black"),
+        commentator: tag("Annotator"),
+        author: tag("Creator"),
+        result: g.result,
+        game: g.game,
+        comments: g.comments,
+    })
+}
+
+/// Reads an XQF file with its whole variation tree, leniently.
+///
+/// # Errors
+/// A [`ReadError`] when it is not XQF (no signature, shorter than the header) or the
+/// start position is not legal.
+pub fn load(bytes: &[u8]) -> Result<Loaded, ReadError> {
+    let parsed = parse(bytes).map_err(|e| ReadError {
+        format: Format::Xqf,
+        warning: Warning {
+            place: Place::offset(0, e.offset),
+            kind: match e.kind {
+                XqfErrorKind::BadMagic => WarningKind::NotThisFormat("no \"XQ\" signature"),
+                XqfErrorKind::TooShort => WarningKind::Truncated("header"),
+                _ => WarningKind::BadField(e.to_string()),
+            },
+        },
+    })?;
+    Ok(Loaded {
+        format: Format::Xqf,
+        encoding: "GB18030",
+        records: vec![parsed.record],
+        games: vec![0],
+        warnings: parsed.issues.into_iter().map(|i| i.warning).collect(),
+    })
+}
+
+/// A problem in the move area: the warning, and the old interface's error when it is on
+/// the main line.
+struct Issue {
+    warning: Warning,
+    main_error: Option<XqfError>,
+}
+
+impl Issue {
+    fn new(place: Place, kind: WarningKind, main: Option<XqfErrorKind>) -> Issue {
+        let offset = place.offset.unwrap_or(0);
+        Issue {
+            warning: Warning { place, kind },
+            main_error: main.map(|kind| XqfError { offset, kind }),
+        }
+    }
+}
+
+struct Parsed {
+    version: u8,
+    record: Record,
+    issues: Vec<Issue>,
+}
+
+/// One decoded move record.
+struct Rec {
+    offset: usize,
+    from: u8,
+    to: u8,
+    next: bool,
+    variation: bool,
+    comment: String,
+}
+
+/// Reads the move records from decrypted bytes.
+struct Records<'a> {
+    data: &'a [u8],
+    at: usize,
+    base: usize,
+    keys: Keys,
+}
+
+impl Records<'_> {
+    /// The next record, or the offset where the data ran out.
+    fn next(&mut self) -> Result<Rec, usize> {
+        let offset = self.base + self.at;
+        let rec = self.data.get(self.at..self.at + 4).ok_or(offset)?;
+        let (from, to, flag) = (rec[0], rec[1], rec[2]);
+        self.at += 4;
+        let (next, variation, has_comment) = if self.keys.encrypted {
+            (flag & 0x80 != 0, flag & 0x40 != 0, flag & 0x20 != 0)
+        } else {
+            (flag & 0xF0 != 0, flag & 0x0F != 0, true)
+        };
+        let mut comment = String::new();
+        if has_comment {
+            let len = self
+                .data
+                .get(self.at..self.at + 4)
+                .ok_or(self.base + self.at)?;
+            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]])
+                .wrapping_sub(self.keys.comment_size) as usize;
+            self.at += 4;
+            let text = self
+                .at
+                .checked_add(len)
+                .and_then(|end| self.data.get(self.at..end))
+                .ok_or(self.base + self.at)?;
+            comment = text::decode_gb(text).trim().to_string();
+            self.at += len;
+        }
+        Ok(Rec {
+            offset,
+            from: from.wrapping_sub(0x18).wrapping_sub(self.keys.xyf),
+            to: to.wrapping_sub(0x20).wrapping_sub(self.keys.xyt),
+            next,
+            variation,
+            comment,
+        })
+    }
+}
+
+/// Where the next record goes: under `parent` (`None` inside a dropped subtree), at `pos`.
+#[derive(Clone)]
+struct Slot {
+    parent: Option<NodeId>,
+    pos: Position,
+    main: bool,
+}
+
+fn parse(bytes: &[u8]) -> Result<Parsed, XqfError> {
     let err = |offset: usize, kind: XqfErrorKind| XqfError { offset, kind };
     if bytes.len() < 2 || &bytes[..2] != b"XQ" {
         return Err(err(0, XqfErrorKind::BadMagic));
@@ -266,7 +428,6 @@ pub fn read(bytes: &[u8]) -> Result<XqfGame, XqfError> {
         }
     }
 
-    // Move records (the main line only).
     // Some writers record where the moves start; only a plausible value is used.
     let pointer = u32::from_le_bytes([header[0x38], header[0x39], header[0x3A], header[0x3B]]);
     let area_start = match usize::try_from(pointer) {
@@ -279,96 +440,161 @@ pub fn read(bytes: &[u8]) -> Result<XqfGame, XqfError> {
         .enumerate()
         .map(|(i, &b)| b.wrapping_sub(keys.stream[(area_start + i) % 32]))
         .collect();
-    let mut records = Vec::new();
-    let mut at = 0usize;
-    loop {
-        let offset = area_start + at;
-        let Some(rec) = decrypted.get(at..at + 4) else {
-            if records.is_empty() {
-                break; // no moves at all
+    let mut records = Records {
+        data: &decrypted,
+        at: 0,
+        base: area_start,
+        keys,
+    };
+    let mut issues = Vec::new();
+    let root = if decrypted.is_empty() {
+        None
+    } else {
+        match records.next() {
+            Ok(r) => Some(r),
+            Err(at) => {
+                issues.push(Issue::new(
+                    Place::offset(0, at),
+                    WarningKind::Truncated("first record"),
+                    None,
+                ));
+                None
             }
-            return Err(err(offset, XqfErrorKind::Truncated));
-        };
-        let (from, to, flag) = (rec[0], rec[1], rec[2]);
-        at += 4;
-        let (has_next, has_comment) = if keys.encrypted {
-            (flag & 0x80 != 0, flag & 0x20 != 0)
-        } else {
-            (flag & 0xF0 != 0, true)
-        };
-        let mut comment = String::new();
-        if has_comment {
-            let Some(len) = decrypted.get(at..at + 4) else {
-                return Err(err(area_start + at, XqfErrorKind::Truncated));
-            };
-            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]])
-                .wrapping_sub(keys.comment_size) as usize;
-            at += 4;
-            let Some(text_bytes) = at.checked_add(len).and_then(|end| decrypted.get(at..end))
-            else {
-                return Err(err(area_start + at, XqfErrorKind::Truncated));
-            };
-            comment = text::decode_legacy(text_bytes).0;
-            at += len;
         }
-        records.push((
-            offset,
-            from.wrapping_sub(0x18).wrapping_sub(keys.xyf),
-            to.wrapping_sub(0x20).wrapping_sub(keys.xyt),
-            comment,
-        ));
-        if !has_next {
-            break;
-        }
-    }
+    };
 
     // The side to move: the colour of the piece that makes the first move.
     let mut side = Color::Red;
-    if let Some(&(_, from, _, _)) = records.get(1) {
-        if let Some(p) = square_of(from).and_then(|sq| setup.board[sq.index()]) {
-            side = p.color;
+    if root.as_ref().is_some_and(|r| r.next) {
+        let mut peek = Records {
+            data: &decrypted,
+            at: records.at,
+            base: area_start,
+            keys,
+        };
+        if let Ok(first) = peek.next() {
+            if let Some(p) = square_of(first.from).and_then(|sq| setup.board[sq.index()]) {
+                side = p.color;
+            }
         }
     }
     let setup = setup.side_to_move(side);
     let start = Position::from_setup(&setup, Problems::all().difference(Problems::FATAL))
         .map_err(|e| err(0x10, XqfErrorKind::BadPosition(e)))?;
-    let mut game = Game::new(start);
-    let mut comments = Vec::new();
-    for (i, (offset, from, to, comment)) in records.into_iter().enumerate() {
-        if i > 0 {
-            let (Some(f), Some(t)) = (square_of(from), square_of(to)) else {
-                let bad = if square_of(from).is_none() { from } else { to };
-                return Err(err(offset, XqfErrorKind::BadSquare(bad)));
-            };
-            let m = Move::try_new(f, t).ok_or(err(offset, XqfErrorKind::BadSquare(to)))?;
-            game.play(m)
-                .map_err(|_| err(offset, XqfErrorKind::IllegalMove(m)))?;
-        }
-        if !comment.trim().is_empty() {
-            comments.push(PgnComment {
-                ply: i,
-                text: comment.trim().to_string(),
+    let mut tree = GameTree::new(start.clone());
+    let Some(root) = root else {
+        return Ok(Parsed {
+            version,
+            record: header_record(header, tree),
+            issues,
+        });
+    };
+    tree.node_mut(tree.root()).comment = root.comment;
+    let mut pending: Vec<Slot> = Vec::new();
+    let mut slot = root.next.then(|| Slot {
+        parent: Some(tree.root()),
+        pos: start,
+        main: true,
+    });
+    while let Some(here) = slot.take() {
+        let rec = match records.next() {
+            Ok(r) => r,
+            Err(at) => {
+                let main = here.main.then_some(XqfErrorKind::Truncated);
+                let place = Place::offset(0, at);
+                issues.push(Issue::new(
+                    place,
+                    WarningKind::Truncated("move record"),
+                    main,
+                ));
+                break;
+            }
+        };
+        if rec.variation {
+            pending.push(Slot {
+                main: false,
+                ..here.clone()
             });
         }
+        let mut child = None;
+        if let Some(parent) = here.parent {
+            let ply = tree.ply_of(parent) + 1;
+            let place_kind = match (square_of(rec.from), square_of(rec.to)) {
+                (Some(f), Some(t)) => match Move::try_new(f, t) {
+                    Some(m) if here.pos.is_legal(m) => Ok(m),
+                    Some(m) => Err((
+                        WarningKind::BadMove {
+                            text: m.to_string(),
+                            error: xiangqi_core::NotationError::NoSuchMove {
+                                text: m.to_string(),
+                            },
+                        },
+                        XqfErrorKind::IllegalMove(m),
+                    )),
+                    None => Err((
+                        WarningKind::BadSquare(rec.to),
+                        XqfErrorKind::BadSquare(rec.to),
+                    )),
+                },
+                (f, _) => {
+                    let bad = if f.is_none() { rec.from } else { rec.to };
+                    Err((WarningKind::BadSquare(bad), XqfErrorKind::BadSquare(bad)))
+                }
+            };
+            match place_kind {
+                Ok(m) => {
+                    let n = tree.push_unchecked(parent, m);
+                    tree.node_mut(n).comment = rec.comment;
+                    let mut pos = here.pos.clone();
+                    pos.make_move(m);
+                    child = Some((n, pos));
+                }
+                Err((kind, old)) => {
+                    let main = here.main.then_some(old);
+                    let place = Place::offset(0, rec.offset).at_ply(ply);
+                    issues.push(Issue::new(place, kind, main));
+                }
+            }
+        }
+        slot = if rec.next {
+            Some(match child {
+                Some((n, pos)) => Slot {
+                    parent: Some(n),
+                    pos,
+                    main: here.main,
+                },
+                // The children of a dropped record are read and dropped too.
+                None => Slot {
+                    parent: None,
+                    pos: here.pos,
+                    main: false,
+                },
+            })
+        } else {
+            pending.pop()
+        };
     }
-    let result = match header[0x33] {
+    Ok(Parsed {
+        version,
+        record: header_record(header, tree),
+        issues,
+    })
+}
+
+/// The record with the header's tags and result.
+fn header_record(header: &[u8], tree: GameTree) -> Record {
+    let mut record = Record::new(tree);
+    for (name, offset, size) in HEADER_TAGS {
+        let value = header_string(header, offset, size);
+        if !value.is_empty() {
+            record.set_tag(name, &value);
+        }
+    }
+    record.result = match header[0x33] {
         1 => PgnResult::RedWins,
         2 => PgnResult::BlackWins,
         3 | 4 => PgnResult::Draw,
         _ => PgnResult::Unknown,
     };
-    Ok(XqfGame {
-        version,
-        title: header_string(header, 0x50, 0x80),
-        event: header_string(header, 0xD0, 0x40),
-        date: header_string(header, 0x110, 0x10),
-        site: header_string(header, 0x120, 0x10),
-        red: header_string(header, 0x130, 0x10),
-        black: header_string(header, 0x140, 0x10),
-        commentator: header_string(header, 0x1D0, 0x10),
-        author: header_string(header, 0x1E0, 0x10),
-        result,
-        game,
-        comments,
-    })
+    record
 }

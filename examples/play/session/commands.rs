@@ -294,15 +294,11 @@ impl<W: Write> Session<W> {
     }
 
     fn load(&mut self, path: &str) {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                self.say(format!("cannot read {path}: {e}"));
-                return;
-            }
-        };
-        match record::read(&bytes) {
-            Ok(rec) => {
+        match record::load(path) {
+            Ok((rec, notes)) => {
+                for n in notes {
+                    self.say(n);
+                }
                 let what = format!("loaded 已载入 {} moves from {path}", rec.game.moves().len());
                 self.start_game(rec.game, rec.tags, &what);
             }

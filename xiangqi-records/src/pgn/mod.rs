@@ -24,15 +24,26 @@
 //! # Ok::<_, pgn::PgnError>(())
 //! ```
 
+use crate::record::{find_tag, put_tag, Format, Loaded, ReadError, Record};
 use crate::text;
+use crate::tree::GameTree;
+use crate::warning::{Place, Warning, WarningKind};
 
+mod build;
+mod lex;
+mod parse;
 mod write;
+pub(crate) use build::append_comment;
+pub use build::{MainLine, MainLines, TreeBuilder};
 use core::fmt;
-pub use write::write;
-use xiangqi_core::{Color, FenError, Game, Move, NotationError, Position};
+pub(crate) use parse::start_from_fen;
+pub use parse::{visit, Visitor};
+pub use write::{to_gb18030, write, write_record, write_records, WriteOptions};
+use xiangqi_core::{Color, FenError, Game, NotationError};
 
 /// The result of a game as PGN records it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PgnResult {
     /// `1-0`: red won.
     RedWins,
@@ -56,12 +67,19 @@ impl PgnResult {
         }
     }
 
-    /// Reads a PGN result token.
+    /// Reads a PGN result token, or the Chinese words text records end with (红胜, 黑胜,
+    /// 和棋, simplified or traditional).
     pub fn from_token(token: &str) -> Option<PgnResult> {
         Some(match token {
-            "1-0" => PgnResult::RedWins,
-            "0-1" => PgnResult::BlackWins,
-            "1/2-1/2" | "½-½" => PgnResult::Draw,
+            "1-0" | "红胜" | "紅勝" | "红先胜" | "紅先勝" | "黑负" | "黑負" => {
+                PgnResult::RedWins
+            }
+            "0-1" | "黑胜" | "黑勝" | "红先负" | "紅先負" | "红负" | "紅負" => {
+                PgnResult::BlackWins
+            }
+            "1/2-1/2" | "½-½" | "和棋" | "和局" | "红先和" | "紅先和" => {
+                PgnResult::Draw
+            }
             "*" => PgnResult::Unknown,
             _ => return None,
         })
@@ -130,30 +148,89 @@ impl PgnGame {
 
     /// The value of tag `name` (case-insensitive), if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        find_tag(&self.tags, name)
     }
 
     /// Sets tag `name` to `value`, replacing an existing one.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        match self
-            .tags
-            .iter_mut()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        {
-            Some(t) => t.1 = value.to_string(),
-            None => self.tags.push((name.to_string(), value.to_string())),
-        }
+        put_tag(&mut self.tags, name, value);
     }
 
     /// The move format named by the `Format` tag (Chinese when absent or unknown).
     pub fn format(&self) -> MoveFormat {
-        match self.tag("Format").map(str::to_ascii_uppercase).as_deref() {
+        MoveFormat::of_tags(&self.tags)
+    }
+
+    /// The main line of a record, with the comments on it (side lines are dropped).
+    pub fn from_record(record: &Record) -> PgnGame {
+        let tree = &record.tree;
+        let mut comments = Vec::new();
+        let root = tree.node(tree.root());
+        if !root.comment.is_empty() {
+            comments.push(PgnComment {
+                ply: 0,
+                text: root.comment.clone(),
+            });
+        }
+        for (i, n) in tree.main_line().into_iter().enumerate() {
+            let node = tree.node(n);
+            // A comment before move i + 1 is at ply i, one after it at ply i + 1.
+            for (ply, text) in [(i, &node.starting_comment), (i + 1, &node.comment)] {
+                if !text.is_empty() {
+                    comments.push(PgnComment {
+                        ply,
+                        text: text.clone(),
+                    });
+                }
+            }
+        }
+        PgnGame {
+            tags: record.tags.clone(),
+            game: tree.main_game(),
+            result: record.result,
+            comments,
+        }
+    }
+
+    /// The game as a record (its moves as the main line, comments on their moves).
+    pub fn to_record(&self) -> Record {
+        let mut tree = GameTree::from_game(&self.game);
+        let line = tree.main_line();
+        for c in &self.comments {
+            let node = match c.ply {
+                0 => tree.root(),
+                p => line[(p - 1).min(line.len().saturating_sub(1))],
+            };
+            let node = if line.is_empty() { tree.root() } else { node };
+            build::append_comment(&mut tree.node_mut(node).comment, &c.text);
+        }
+        Record {
+            tags: self.tags.clone(),
+            tree,
+            result: self.result,
+        }
+    }
+}
+
+impl MoveFormat {
+    /// The format named by a `Format` tag in `tags` (Chinese when absent or unknown).
+    pub fn of_tags(tags: &[(String, String)]) -> MoveFormat {
+        match find_tag(tags, "Format")
+            .map(str::to_ascii_uppercase)
+            .as_deref()
+        {
             Some("ICCS") => MoveFormat::Iccs,
             Some("WXF") => MoveFormat::Wxf,
             _ => MoveFormat::Chinese,
+        }
+    }
+
+    /// The `Format` tag value.
+    pub fn tag_value(self) -> &'static str {
+        match self {
+            MoveFormat::Iccs => "ICCS",
+            MoveFormat::Wxf => "WXF",
+            MoveFormat::Chinese => "Chinese",
         }
     }
 }
@@ -216,7 +293,8 @@ impl std::error::Error for PgnError {}
 ///
 /// # Errors
 /// The first [`PgnError`]: a malformed tag, an unclosed comment or variation, a bad FEN, a
-/// move that cannot be read or played. [`read_lenient`] keeps going instead.
+/// move that cannot be read or played. [`read_lenient`] keeps going instead; [`load`]
+/// reads variations too and reports every kind of warning.
 pub fn read(bytes: &[u8]) -> Result<Vec<PgnGame>, PgnError> {
     let (text, _) = text::decode(bytes);
     read_str(&text)
@@ -227,7 +305,7 @@ pub fn read(bytes: &[u8]) -> Result<Vec<PgnGame>, PgnError> {
 /// # Errors
 /// As [`read`].
 pub fn read_str(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let (games, mut errors) = parse(text);
+    let (games, mut errors) = parse_main_lines(text);
     if errors.is_empty() {
         Ok(games)
     } else {
@@ -236,458 +314,108 @@ pub fn read_str(text: &str) -> Result<Vec<PgnGame>, PgnError> {
 }
 
 /// Reads what can be read: a game whose move text goes wrong keeps the moves before the
-/// error; a game whose tags go wrong is skipped. Returns the games and every error.
+/// error; a game whose FEN is bad is skipped. Returns the games and every error.
 pub fn read_lenient(bytes: &[u8]) -> (Vec<PgnGame>, Vec<PgnError>) {
     let (text, _) = text::decode(bytes);
-    parse(&text)
+    parse_main_lines(&text)
 }
 
-/// A character cursor with line and column.
-struct Cursor<'a> {
-    chars: core::iter::Peekable<core::str::Chars<'a>>,
-    line: usize,
-    column: usize,
+/// The old interface: main lines with their comments, and the warnings that were errors
+/// there.
+fn parse_main_lines(text: &str) -> (Vec<PgnGame>, Vec<PgnError>) {
+    let mut b = TreeBuilder::default();
+    let warnings = visit(text, &mut b);
+    let games = b.records.iter().map(PgnGame::from_record).collect();
+    let errors = warnings
+        .into_iter()
+        .filter_map(PgnError::from_warning)
+        .collect();
+    (games, errors)
 }
 
-impl Cursor<'_> {
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
-        }
-        Some(c)
-    }
-}
-
-enum Token {
-    Tag(String, String),
-    Comment(String),
-    Word(String),
-}
-
-/// Game under construction.
-struct Builder {
-    tags: Vec<(String, String)>,
-    game: Option<Game>,
-    result: Option<PgnResult>,
-    comments: Vec<PgnComment>,
-    /// The move text went wrong: ignore the rest of this game's moves.
-    broken: bool,
-    /// A move or result has been seen (a following tag starts a new game).
-    in_moves: bool,
-}
-
-impl Builder {
-    fn new() -> Builder {
-        Builder {
-            tags: Vec::new(),
-            game: None,
-            result: None,
-            comments: Vec::new(),
-            broken: false,
-            in_moves: false,
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.tags.is_empty() && self.game.is_none() && self.comments.is_empty()
-    }
-
-    /// The game, created on first use from the FEN tag.
-    fn game(&mut self) -> Result<&mut Game, FenError> {
-        if self.game.is_none() {
-            let fen = self
-                .tags
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case("FEN"))
-                .map(|(_, v)| v.trim())
-                .filter(|v| !v.is_empty());
-            let start = match fen {
-                Some(f) => Position::from_fen(f)?,
-                None => Position::startpos(),
-            };
-            self.game = Some(Game::new(start));
-        }
-        Ok(self.game.get_or_insert_with(Game::default))
-    }
-
-    fn finish(mut self) -> Result<PgnGame, FenError> {
-        self.game()?;
-        let tag_result = self
-            .tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("Result"))
-            .and_then(|(_, v)| PgnResult::from_token(v.trim()));
-        Ok(PgnGame {
-            tags: self.tags,
-            game: self.game.unwrap_or_default(),
-            result: self.result.or(tag_result).unwrap_or_default(),
-            comments: self.comments,
+impl PgnError {
+    /// The error of the old interface a warning stands for, if it was one there.
+    fn from_warning(w: Warning) -> Option<PgnError> {
+        let kind = match w.kind {
+            WarningKind::BadTag(t) => PgnErrorKind::BadTag(t),
+            WarningKind::Unterminated(c) => PgnErrorKind::Unterminated(c),
+            WarningKind::UnbalancedParenthesis => PgnErrorKind::UnbalancedParenthesis,
+            WarningKind::BadFen(e) => PgnErrorKind::BadFen(e),
+            WarningKind::BadMove { text, error } => PgnErrorKind::BadMove { text, error },
+            _ => return None,
+        };
+        Some(PgnError {
+            line: w.place.line.unwrap_or(0),
+            column: w.place.column.unwrap_or(0),
+            game: w.place.game,
+            kind,
         })
     }
 }
 
-/// Strips a move number (`12.`, `12...`, `12、`) from the front of a word.
-fn strip_move_number(word: &str) -> &str {
-    // A WXF move that starts with a file digit (`33.4`, the middle pawn of three on the
-    // 3rd file when two files hold tandem pawns) is not a move number.
-    let chars: Vec<char> = word.chars().take(5).collect();
-    if chars.len() == 4
-        && chars[0].is_ascii_digit()
-        && "+-123456789".contains(chars[1])
-        && "+-.=".contains(chars[2])
-        && chars[3].is_ascii_digit()
-    {
-        return word;
-    }
-    let digits = word
-        .char_indices()
-        .find(|(_, c)| !c.is_ascii_digit())
-        .map_or(word.len(), |(i, _)| i);
-    let rest = &word[digits..];
-    let trimmed = rest.trim_start_matches(['.', '。', '、', '…', '．']);
-    if digits > 0 && trimmed.len() < rest.len() {
-        trimmed
-    } else if digits == 0 {
-        // A bare run of dots (`...` after a move number written apart).
-        word.trim_start_matches(['.', '…'])
-    } else {
-        word
-    }
+/// Reads every game of a PGN file with its variations, comments and NAGs, leniently:
+/// what cannot be read is skipped and reported in [`Loaded::warnings`].
+///
+/// # Errors
+/// A [`ReadError`] only when the file holds no game at all.
+pub fn load(bytes: &[u8]) -> Result<Loaded, ReadError> {
+    load_as(bytes, Format::Pgn)
 }
 
-/// Removes move annotations (`!`, `?`, `!?`) and check/mate marks from Chinese moves.
-fn strip_annotations(word: &str) -> &str {
-    if word.is_ascii() || word.chars().all(|c| !c.is_ascii()) {
-        // ASCII moves: the notation parsers handle trailing `+`/`#` themselves.
-        return word.trim_end_matches(['!', '?']);
-    }
-    word.trim_end_matches(['!', '?', '+', '#'])
-}
-
-fn parse(text: &str) -> (Vec<PgnGame>, Vec<PgnError>) {
-    let mut cur = Cursor {
-        chars: text.chars().peekable(),
-        line: 1,
-        column: 1,
-    };
-    let mut games = Vec::new();
-    let mut errors = Vec::new();
-    let mut b = Builder::new();
-    let mut skip_game = false;
-    let push = |b: Builder, games: &mut Vec<PgnGame>, errors: &mut Vec<PgnError>, line, column| {
-        let index = games.len();
-        match b.finish() {
-            Ok(g) => games.push(g),
-            Err(e) => errors.push(PgnError {
-                line,
-                column,
-                game: index,
-                kind: PgnErrorKind::BadFen(e),
-            }),
-        }
-    };
-    loop {
-        let (line, column, token) = match next_token(&mut cur) {
-            Ok(Some(t)) => t,
-            Ok(None) => break,
-            Err((line, column, kind)) => {
-                errors.push(PgnError {
-                    line,
-                    column,
-                    game: games.len(),
-                    kind,
-                });
-                if matches!(
-                    errors.last().map(|e| &e.kind),
-                    Some(PgnErrorKind::Unterminated(_))
-                ) {
-                    break;
-                }
-                continue;
-            }
-        };
-        match token {
-            Token::Tag(name, value) => {
-                if b.in_moves {
-                    if !skip_game {
-                        push(b, &mut games, &mut errors, line, column);
-                    }
-                    b = Builder::new();
-                    skip_game = false;
-                }
-                b.tags.push((name, value));
-            }
-            Token::Comment(text) => {
-                let ply = b.game.as_ref().map_or(0, |g| g.moves().len());
-                b.comments.push(PgnComment { ply, text });
-            }
-            Token::Word(word) => {
-                if let Some(r) = PgnResult::from_token(&word) {
-                    b.result = Some(r);
-                    if !skip_game {
-                        push(b, &mut games, &mut errors, line, column);
-                    }
-                    b = Builder::new();
-                    skip_game = false;
-                    continue;
-                }
-                let w = strip_annotations(strip_move_number(&word));
-                if w.is_empty() {
-                    continue;
-                }
-                b.in_moves = true;
-                if b.broken || skip_game {
-                    continue;
-                }
-                let index = games.len();
-                let game = match b.game() {
-                    Ok(g) => g,
-                    Err(e) => {
-                        errors.push(PgnError {
-                            line,
-                            column,
-                            game: index,
-                            kind: PgnErrorKind::BadFen(e),
-                        });
-                        skip_game = true;
-                        continue;
-                    }
-                };
-                for mv in split_run(w) {
-                    let parsed: Result<Move, NotationError> = game.position().parse_move(mv);
-                    let played = parsed.and_then(|m| {
-                        game.play(m).map_err(|_| NotationError::NoSuchMove {
-                            text: mv.to_string(),
-                        })
-                    });
-                    if let Err(error) = played {
-                        errors.push(PgnError {
-                            line,
-                            column,
-                            game: index,
-                            kind: PgnErrorKind::BadMove {
-                                text: mv.to_string(),
-                                error,
-                            },
-                        });
-                        b.broken = true;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    if !b.is_empty() && !skip_game {
-        let (line, column) = (cur.line, cur.column);
-        push(b, &mut games, &mut errors, line, column);
-    }
-    (games, errors)
-}
-
-/// Chinese moves are sometimes written without spaces (`炮二平五马８进７`): split a run of
-/// non-ASCII characters into four-character moves.
-fn split_run(word: &str) -> Vec<&str> {
-    let n = word.chars().count();
-    if n > 4 && n % 4 == 0 && word.chars().all(|c| !c.is_ascii()) {
-        let mut out = Vec::new();
-        let mut start = 0;
-        for (k, (i, _)) in word.char_indices().enumerate() {
-            if k > 0 && k % 4 == 0 {
-                out.push(&word[start..i]);
-                start = i;
-            }
-        }
-        out.push(&word[start..]);
-        out
-    } else {
-        vec![word]
-    }
-}
-
-/// The next token and the line and column where it starts (or where the error is).
-type Located<T> = (usize, usize, T);
-
-fn next_token(cur: &mut Cursor<'_>) -> Result<Option<Located<Token>>, Located<PgnErrorKind>> {
-    loop {
-        let (line, column) = (cur.line, cur.column);
-        let at = |t: Token| Ok(Some((line, column, t)));
-        let err = |k: PgnErrorKind| Err((line, column, k));
-        let Some(c) = cur.peek() else {
-            return Ok(None);
-        };
-        match c {
-            c if c.is_whitespace() || c == '\u{feff}' => {
-                cur.bump();
-            }
-            '%' if cur.column == 1 => skip_line(cur),
-            ';' => {
-                cur.bump();
-                let mut s = String::new();
-                while let Some(c) = cur.peek() {
-                    if c == '\n' {
-                        break;
-                    }
-                    s.push(c);
-                    cur.bump();
-                }
-                return at(Token::Comment(s.trim().to_string()));
-            }
-            '{' => {
-                cur.bump();
-                let mut s = String::new();
-                loop {
-                    match cur.bump() {
-                        None => return err(PgnErrorKind::Unterminated('{')),
-                        Some('}') => break,
-                        Some(c) => s.push(c),
-                    }
-                }
-                return at(Token::Comment(s.trim().to_string()));
-            }
-            '(' => {
-                if let Err(k) = skip_variation(cur) {
-                    return err(k);
-                }
-            }
-            ')' => {
-                cur.bump();
-                return err(PgnErrorKind::UnbalancedParenthesis);
-            }
-            '$' => {
-                cur.bump();
-                while cur.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    cur.bump();
-                }
-            }
-            '[' => {
-                return match read_tag(cur) {
-                    Ok(t) => at(t),
-                    Err(k) => err(k),
-                }
-            }
-            _ => {
-                let mut s = String::new();
-                while let Some(c) = cur.peek() {
-                    if c.is_whitespace() || "{}()[];$".contains(c) {
-                        break;
-                    }
-                    s.push(c);
-                    cur.bump();
-                }
-                if s.is_empty() {
-                    // A stray `]` or `}`: skip it.
-                    cur.bump();
-                    continue;
-                }
-                return at(Token::Word(s));
-            }
-        }
-    }
-}
-
-fn skip_line(cur: &mut Cursor<'_>) {
-    while let Some(c) = cur.bump() {
-        if c == '\n' {
-            break;
-        }
-    }
-}
-
-/// Skips a `( ... )` variation, nested ones and comments inside included.
-fn skip_variation(cur: &mut Cursor<'_>) -> Result<(), PgnErrorKind> {
-    let mut depth = 0usize;
-    loop {
-        match cur.bump() {
-            None => return Err(PgnErrorKind::Unterminated('(')),
-            Some('(') => depth += 1,
-            Some(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(());
-                }
-            }
-            Some('{') => loop {
-                match cur.bump() {
-                    None => return Err(PgnErrorKind::Unterminated('{')),
-                    Some('}') => break,
-                    Some(_) => {}
-                }
+/// [`load`], naming the result `format` (PGN, or plain text for a bare move list).
+pub(crate) fn load_as(bytes: &[u8], format: Format) -> Result<Loaded, ReadError> {
+    let (text, encoding, bad) = text::decode_checked(bytes);
+    let mut loaded = load_str(&text, format)?;
+    loaded.encoding = encoding.name();
+    if bad {
+        loaded.warnings.insert(
+            0,
+            Warning {
+                place: Place::default(),
+                kind: WarningKind::BadEncoding,
             },
-            Some(_) => {}
-        }
+        );
     }
+    Ok(loaded)
 }
 
-/// Reads `[Name "value"]` (the cursor is on `[`).
-fn read_tag(cur: &mut Cursor<'_>) -> Result<Token, PgnErrorKind> {
-    cur.bump();
-    let mut raw = String::from("[");
-    let mut name = String::new();
-    while let Some(c) = cur.peek() {
-        if c.is_whitespace() || c == '"' || c == ']' {
-            break;
-        }
-        name.push(c);
-        raw.push(c);
-        cur.bump();
+/// A plain move list may start with a FEN line (`FEN` alone, or `FEN, moves, result` on one
+/// line): written as a `FEN` tag on the same line, so places stay where they are.
+fn plain_text_fen(text: &str) -> Option<String> {
+    let first = text.trim_start_matches('\u{feff}').lines().next()?;
+    let (fen, rest) = match first.split_once(',') {
+        Some((f, r)) => (f.trim(), r.replace(',', " ")),
+        None => (first.trim(), String::new()),
+    };
+    if !fen.contains('/') || start_from_fen(fen).is_err() {
+        return None;
     }
-    while cur.peek().is_some_and(|c| c.is_whitespace() && c != '\n') {
-        cur.bump();
+    let tail = &text[text.find(first)? + first.len()..];
+    Some(format!("[FEN \"{fen}\"] {rest}{tail}"))
+}
+
+/// [`load`] for text already decoded.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_str(text: &str, format: Format) -> Result<Loaded, ReadError> {
+    let mut b = TreeBuilder::default();
+    let with_fen = (format == Format::Text)
+        .then(|| plain_text_fen(text))
+        .flatten();
+    let warnings = visit(with_fen.as_deref().unwrap_or(text), &mut b);
+    if b.records.is_empty() {
+        let warning = warnings.into_iter().next().unwrap_or(Warning {
+            place: Place::default(),
+            kind: WarningKind::NoGame,
+        });
+        return Err(ReadError { format, warning });
     }
-    if cur.peek() != Some('"') || name.is_empty() {
-        // Not a tag pair: skip to the end of the line.
-        while let Some(c) = cur.peek() {
-            if c == '\n' {
-                break;
-            }
-            raw.push(c);
-            cur.bump();
-        }
-        return Err(PgnErrorKind::BadTag(raw));
-    }
-    cur.bump();
-    let mut value = String::new();
-    loop {
-        match cur.bump() {
-            None => return Err(PgnErrorKind::Unterminated('"')),
-            Some('\\') => match cur.bump() {
-                Some(c @ ('"' | '\\')) => value.push(c),
-                Some(c) => {
-                    value.push('\\');
-                    value.push(c);
-                }
-                None => return Err(PgnErrorKind::Unterminated('"')),
-            },
-            Some('"') => {
-                // Some writers put unescaped quotes inside values: a quote not followed by
-                // `]` (after blanks) is taken as part of the value.
-                let mut rest = String::new();
-                while cur.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    rest.push(cur.bump().unwrap_or(' '));
-                }
-                if cur.peek() == Some(']') || cur.peek().is_none() || cur.peek() == Some('\n') {
-                    break;
-                }
-                value.push('"');
-                value.push_str(&rest);
-            }
-            Some('\n') => return Err(PgnErrorKind::Unterminated('"')),
-            Some(c) => value.push(c),
-        }
-    }
-    while cur.peek().is_some_and(|c| c == ' ' || c == '\t') {
-        cur.bump();
-    }
-    if cur.peek() == Some(']') {
-        cur.bump();
-    }
-    Ok(Token::Tag(name, value))
+    Ok(Loaded {
+        format,
+        encoding: "UTF-8",
+        records: b.records,
+        games: b.games,
+        warnings,
+    })
 }

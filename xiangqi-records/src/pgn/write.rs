@@ -1,7 +1,19 @@
-//! Writing PGN.
+//! Writing PGN: tags, then the move text with every variation, comment and NAG.
 
-use super::{MoveFormat, PgnComment, PgnGame};
-use xiangqi_core::{Color, Position};
+use super::{MoveFormat, PgnGame};
+use crate::record::Record;
+use crate::tree::Step;
+use xiangqi_core::{Color, Move, Position};
+
+/// Column after which the move text wraps.
+const WIDTH: usize = 79;
+
+/// How to write PGN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The move notation; `None` uses the record's `Format` tag (Chinese when it has none).
+    pub notation: Option<MoveFormat>,
+}
 
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -10,13 +22,101 @@ fn escape(value: &str) -> String {
 /// Writes a game as PGN text (UTF-8): `[Game "Chinese Chess"]` first, the other tags in
 /// order, `Result` and `FEN` (for a non-initial start) kept in step with the game, and the
 /// moves in the notation of the `Format` tag (Chinese when there is none), one move pair a
-/// line, with comments. `}` in a comment is written as `)`.
+/// line, with comments.
 pub fn write(game: &PgnGame) -> String {
-    let mut out = String::new();
-    let start = game.game.start_position();
+    write_record(&game.to_record(), &WriteOptions::default())
+}
+
+/// Writes several records, a blank line between them.
+pub fn write_records(records: &[Record], options: &WriteOptions) -> String {
+    records
+        .iter()
+        .map(|r| write_record(r, options))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Move text being laid out in lines.
+struct Out {
+    text: String,
+    column: usize,
+    /// The next token follows without a space (after `(`).
+    glue: bool,
+}
+
+impl Out {
+    fn token(&mut self, t: &str) {
+        let len = t.chars().count();
+        if self.column > 0 && !self.glue {
+            if self.column + 1 + len > WIDTH {
+                self.newline();
+            } else {
+                self.text.push(' ');
+                self.column += 1;
+            }
+        }
+        self.glue = false;
+        self.text.push_str(t);
+        self.column += len;
+    }
+
+    /// A token written right after the previous one (`)`).
+    fn attach(&mut self, t: &str) {
+        self.text.push_str(t);
+        self.column += t.chars().count();
+    }
+
+    fn newline(&mut self) {
+        if self.column > 0 {
+            self.text.push('\n');
+            self.column = 0;
+        }
+    }
+
+    /// A comment: `{...}`, or `;` lines when it holds a `}` (which braces cannot).
+    fn comment(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if text.contains('}') {
+            self.newline();
+            for line in text.split('\n') {
+                self.text.push_str("; ");
+                self.text.push_str(line);
+                self.text.push('\n');
+            }
+            self.column = 0;
+            self.glue = false;
+        } else {
+            self.token(&format!("{{{text}}}"));
+            if let Some(last) = text.rsplit('\n').next() {
+                if text.contains('\n') {
+                    self.column = last.chars().count() + 1;
+                }
+            }
+        }
+    }
+}
+
+fn move_text(pos: &Position, m: Move, notation: MoveFormat) -> String {
+    match notation {
+        MoveFormat::Iccs => m.to_string(),
+        MoveFormat::Wxf => pos.to_wxf(m),
+        MoveFormat::Chinese => pos.to_chinese(m),
+    }
+}
+
+/// Writes a record as PGN text (UTF-8), with its whole tree: side lines in `( ... )`,
+/// comments in `{ ... }` (or `;` lines when they hold a `}`), NAGs as `$n`.
+pub fn write_record(record: &Record, options: &WriteOptions) -> String {
+    let tree = &record.tree;
+    let start = tree.start();
+    let notation = options
+        .notation
+        .unwrap_or_else(|| MoveFormat::of_tags(&record.tags));
     let mut tags: Vec<(String, String)> = vec![("Game".into(), "Chinese Chess".into())];
-    for (n, v) in &game.tags {
-        if ["Game", "Result", "FEN"]
+    for (n, v) in &record.tags {
+        if ["Game", "Result", "FEN", "Format"]
             .iter()
             .any(|k| n.eq_ignore_ascii_case(k))
         {
@@ -24,56 +124,84 @@ pub fn write(game: &PgnGame) -> String {
         }
         tags.push((n.clone(), v.clone()));
     }
-    tags.push(("Result".into(), game.result.as_str().into()));
+    tags.push(("Result".into(), record.result.as_str().into()));
     if start != &Position::startpos() {
         tags.push(("FEN".into(), start.fen()));
     }
+    if options.notation.is_some() || record.tag("Format").is_some() {
+        tags.push(("Format".into(), notation.tag_value().into()));
+    }
+    let mut text = String::new();
     for (n, v) in &tags {
-        out.push_str(&format!("[{n} \"{}\"]\n", escape(v)));
+        text.push_str(&format!("[{n} \"{}\"]\n", escape(v)));
     }
-    out.push('\n');
-    let format = game.format();
-    let mut comments = game.comments.iter().peekable();
-    let write_comments =
-        |out: &mut String,
-         ply: usize,
-         comments: &mut core::iter::Peekable<core::slice::Iter<'_, PgnComment>>| {
-            while let Some(c) = comments.next_if(|c| c.ply <= ply) {
-                out.push_str(&format!("{{{}}}\n", c.text.replace('}', ")")));
+    text.push('\n');
+    let mut out = Out {
+        text,
+        column: 0,
+        glue: false,
+    };
+    out.comment(&tree.node(tree.root()).comment);
+    let mut cur = start.clone();
+    let mut prev: Option<Position> = None;
+    let mut stack: Vec<(Option<Position>, Position)> = Vec::new();
+    let mut force_number = true;
+    for step in tree.walk() {
+        match step {
+            Step::Move(n) => {
+                let node = tree.node(n);
+                let Some(m) = node.mv() else { continue };
+                if !node.starting_comment.is_empty() {
+                    out.comment(&node.starting_comment);
+                    force_number = true;
+                }
+                let number = cur.fullmove_number().max(1);
+                let side = cur.side_to_move();
+                let mut t = match side {
+                    Color::Red => format!("{number}. "),
+                    Color::Black if force_number => format!("{number}... "),
+                    Color::Black => String::new(),
+                };
+                t.push_str(&move_text(&cur, m, notation));
+                for nag in &node.nags {
+                    t.push_str(&format!(" ${nag}"));
+                }
+                out.token(&t);
+                let mut after = cur.clone();
+                after.make_move(m);
+                prev = Some(core::mem::replace(&mut cur, after));
+                force_number = false;
+                if !node.comment.is_empty() {
+                    out.comment(&node.comment);
+                    force_number = true;
+                }
+                if side == Color::Black && stack.is_empty() {
+                    out.newline();
+                }
             }
-        };
-    write_comments(&mut out, 0, &mut comments);
-    let positions = game.game.positions();
-    let mut number = start.fullmove_number().max(1);
-    for (i, &m) in game.game.moves().iter().enumerate() {
-        let pos = &positions[i];
-        let text = match format {
-            MoveFormat::Iccs => m.to_string(),
-            MoveFormat::Wxf => pos.to_wxf(m),
-            MoveFormat::Chinese => pos.to_chinese(m),
-        };
-        match pos.side_to_move() {
-            Color::Red => out.push_str(&format!("{number}. {text}")),
-            Color::Black if i == 0 => out.push_str(&format!("{number}... {text}")),
-            Color::Black => out.push_str(&format!(" {text}")),
-        }
-        let has_comment = comments.peek().is_some_and(|c| c.ply <= i + 1);
-        if pos.side_to_move() == Color::Black || has_comment || i + 1 == positions.len() - 1 {
-            out.push('\n');
-        }
-        if has_comment {
-            write_comments(&mut out, i + 1, &mut comments);
-            if pos.side_to_move() == Color::Red && i + 1 < positions.len() - 1 {
-                out.push_str(&format!("{number}..."));
+            Step::BeginVariation => {
+                let before = prev.clone().unwrap_or_else(|| cur.clone());
+                stack.push((prev.take(), core::mem::replace(&mut cur, before)));
+                out.token("(");
+                out.glue = true;
+                force_number = true;
             }
-        }
-        if pos.side_to_move() == Color::Black {
-            number += 1;
+            Step::EndVariation => {
+                out.attach(")");
+                if let Some((p, c)) = stack.pop() {
+                    prev = p;
+                    cur = c;
+                }
+                force_number = true;
+            }
         }
     }
-    // Comments recorded past the last move.
-    write_comments(&mut out, usize::MAX, &mut comments);
-    out.push_str(game.result.as_str());
-    out.push('\n');
-    out
+    out.token(record.result.as_str());
+    out.text.push('\n');
+    out.text
+}
+
+/// PGN text in GB18030 (for programs that read only GBK/GB18030 files).
+pub fn to_gb18030(text: &str) -> Vec<u8> {
+    encoding_rs::GB18030.encode(text).0.into_owned()
 }

@@ -1,0 +1,62 @@
+//! One entry point for every format: detection from the bytes, and strict mode.
+
+use crate::record::{Format, Loaded, Options, ReadError};
+use crate::{cbf, cbr, pgn, text, ubb, xqf};
+
+/// The format of `bytes`: binary signatures first, then what the text holds.
+pub fn detect(bytes: &[u8]) -> Format {
+    if bytes.starts_with(b"XQ") {
+        return Format::Xqf;
+    }
+    if let Some(f) = cbr::signature(bytes) {
+        return f;
+    }
+    let (text, _) = text::decode(&bytes[..bytes.len().min(64 * 1024)]);
+    // `[DhtmlXQ_x "..."]` is a PGN tag kept from a UBB file, not UBB.
+    if ["[DhtmlXQ]", "[DhtmlXQ_movelist]", "[DhtmlXQ_binit]"]
+        .iter()
+        .any(|s| text.contains(s))
+    {
+        Format::Ubb
+    } else if text.contains("<ChineseChessRecord") {
+        Format::Cbf
+    } else if text.contains('[') && text.contains('"') {
+        Format::Pgn
+    } else {
+        Format::Text
+    }
+}
+
+/// Reads a record file of any format, leniently (see [`read_with`]).
+///
+/// # Errors
+/// A [`ReadError`] when nothing in the file loads.
+pub fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
+    read_with(bytes, &Options::default())
+}
+
+/// Reads a record file: the format detected (or as `options.format` says), every game in
+/// it with its variations and comments, and the warnings.
+///
+/// # Errors
+/// A [`ReadError`] when nothing in the file loads, or, with `options.strict`, for the
+/// first warning.
+pub fn read_with(bytes: &[u8], options: &Options) -> Result<Loaded, ReadError> {
+    let format = options.format.unwrap_or_else(|| detect(bytes));
+    let loaded = match format {
+        Format::Xqf => xqf::load(bytes)?,
+        Format::Pgn | Format::Text => pgn::load_as(bytes, format)?,
+        Format::Ubb => ubb::load(bytes)?,
+        Format::Cbf => cbf::load(bytes)?,
+        Format::Cbr | Format::Cbl => cbr::load(bytes)?,
+    };
+    if options.strict {
+        if let Some(w) = loaded.warnings.first() {
+            return Err(ReadError {
+                format,
+                warning: w.clone(),
+            });
+        }
+    }
+    Ok(loaded)
+}
