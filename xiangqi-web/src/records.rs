@@ -87,10 +87,13 @@ pub fn read(bytes: &[u8]) -> Result<Records, ApiError> {
             warnings: Vec::new(),
         });
     }
+    // Lenient: a game whose move text goes wrong keeps the moves before the error (with a
+    // warning), but text in which nothing reads as a game is refused.
     let (games, errors) = pgn::read_lenient(bytes);
-    if games.is_empty() {
+    let useful = games.iter().any(|g| !g.game.moves().is_empty() || !g.tags.is_empty());
+    if !useful {
         let message = match errors.first() {
-            Some(e) => format!("PGN: {e}"),
+            Some(e) => e.to_string(),
             None => "no game found: send a PGN or XQF file".into(),
         };
         return Err(ApiError::invalid("bad_record", "body", message));
