@@ -36,8 +36,13 @@ try {
   const plies = () => page.locator('#moves span[data-ply]').count();
   const waitPlies = (n) => page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n, n, { timeout: 30000 });
   const center = async (sq) => {
-    const box = await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox();
-    return [box.x + box.width / 2, box.y + box.height / 2];
+    // The board is redrawn as it changes: look the point up again if it went away.
+    for (let i = 0; i < 20; i++) {
+      const box = await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox().catch(() => null);
+      if (box) return [box.x + box.width / 2, box.y + box.height / 2];
+      await page.waitForTimeout(50);
+    }
+    throw new Error(`no point ${sq} on the board`);
   };
   const click = async (sq) => {
     const [x, y] = await center(sq);
@@ -104,10 +109,12 @@ try {
   await page.waitForSelector('g.piece[data-sq="a1"]');
   await click('a1');
   await click('a9');
+  await waitPlies(1);
   await page.waitForSelector('#status:has-text("check")');
   check(await page.locator('g.piece.checked').count() === 1, 'the general in check is marked');
   await click('e9');
   await click('e8');
+  await waitPlies(2);
   await click('b2');
   await click('b8');
   await page.waitForSelector('#status[data-outcome="checkmate"]');

@@ -235,10 +235,10 @@ async fn analysis(
         let info_tx = tx.clone();
         let (guard, handle) = start(&state.pool, prepared.clone(), move |pos, info| {
             // Progress is dropped when the client reads too slowly; a closed stream stops.
-            match info_tx.try_send(Progress::Info(InfoView::new(pos, info))) {
-                Err(mpsc::error::TrySendError::Closed(_)) => false,
-                _ => true,
-            }
+            !matches!(
+                info_tx.try_send(Progress::Info(InfoView::new(pos, info))),
+                Err(mpsc::error::TrySendError::Closed(_))
+            )
         })
         .await?;
         keep = Some(guard);

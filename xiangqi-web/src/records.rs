@@ -90,7 +90,9 @@ pub fn read(bytes: &[u8]) -> Result<Records, ApiError> {
     // Lenient: a game whose move text goes wrong keeps the moves before the error (with a
     // warning), but text in which nothing reads as a game is refused.
     let (games, errors) = pgn::read_lenient(bytes);
-    let useful = games.iter().any(|g| !g.game.moves().is_empty() || !g.tags.is_empty());
+    let useful = games
+        .iter()
+        .any(|g| !g.game.moves().is_empty() || !g.tags.is_empty());
     if !useful {
         let message = match errors.first() {
             Some(e) => e.to_string(),

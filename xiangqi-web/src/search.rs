@@ -265,7 +265,7 @@ pub fn book_moves(pos: &Position) -> Vec<BookView> {
             score_permille: e.score_permille,
         })
         .collect();
-    moves.sort_by(|a, b| b.games.cmp(&a.games));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.games));
     moves
 }
 

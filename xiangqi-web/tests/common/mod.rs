@@ -25,10 +25,14 @@ pub fn start(config: Config) -> String {
             .build()
             .expect("a runtime");
         rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a port");
             let addr: SocketAddr = listener.local_addr().expect("its address");
             tx.send(addr).expect("the test waits");
-            xiangqi_web::serve(listener, config).await.expect("the server runs");
+            xiangqi_web::serve(listener, config)
+                .await
+                .expect("the server runs");
         });
     });
     let addr = rx.recv().expect("the server starts");
