@@ -10,6 +10,7 @@ async fn main() -> std::process::ExitCode {
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .init();
     let config = Config::parse();
     let listener = match tokio::net::TcpListener::bind(config.listen).await {

@@ -81,6 +81,9 @@ async function refresh() {
   state.end = end || shown;
   state.views = state.end.moves;
   render();
+  // After a game against the computer, its score graph.
+  const ended = state.end.outcome && state.cursor === state.line.length;
+  if (ended && (state.mode === 'red' || state.mode === 'black') && $('graph-box').hidden) graph();
   next();
 }
 
@@ -368,6 +371,8 @@ async function newGame() {
   state.level = $('level').value;
   state.movetime = Number($('movetime').value);
   $('thinking').hidden = true;
+  $('game-pick').hidden = true;
+  $('graph-box').hidden = true;
   board.flipped = state.mode === 'black';
   setBar($('bar'), null);
   refresh();
