@@ -15,24 +15,23 @@ server=$!
 trap 'kill $server' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.1; done
 
-moves='"h2e2","h9g7","h0g2","i9h9","i0h0","b9c7"'
 run() { # name path body clients
   local out
-  out=$(URLPATH="$2" BODY="$3" wrk -t 2 -c "$4" -d "${secs}s" --timeout 30s -s post.lua "http://127.0.0.1:$port" | grep '^RESULT')
+  out=$(URLPATH="$2" BODY="$3" wrk -t "$(( $4 < 2 ? 1 : 2 ))" -c "$4" -d "${secs}s" --timeout 30s -s post.lua "http://127.0.0.1:$port" | grep '^RESULT')
   local rss
   rss=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
   # shellcheck disable=SC2086
   set -- "$1" "$4" $out
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s MiB |\n' "$1" "$2" "${3#RESULT rps=}" "${4#p50_ms=}" "${5#p99_ms=}" "${6#statuses=}" "${7#socket_errors=}" "$((rss / 1024))"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s MiB |\n' "$1" "$2" "${4#rps=}" "${5#p50_ms=}" "${6#p99_ms=}" "${7#statuses=}" "${8#socket_errors=}" "$((rss / 1024))"
 }
 
 echo "| request | clients | requests/s | p50 ms | p99 ms | answers by status | socket errors | peak RSS |"
 echo "|---|---|---|---|---|---|---|---|"
 for c in 1 4 32 256; do
-  run "engine move, 2000 nodes" /api/v1/move "{\"moves\":[$moves],\"limits\":{\"nodes\":2000},\"book\":false}" "$c"
+  run "engine move, 2000 nodes" /api/v1/move "{\"moves\":[@MOVES@],\"limits\":{\"nodes\":2000},\"book\":false}" "$c"
 done
 for c in 1 4 32 256; do
-  run "legal moves" /api/v1/position "{\"moves\":[$moves]}" "$c"
+  run "legal moves" /api/v1/position "{\"moves\":[@MOVES@]}" "$c"
 done
 for c in 1 32 256; do
   run "healthz" /healthz "" "$c"

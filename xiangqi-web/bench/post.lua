@@ -1,8 +1,12 @@
--- wrk script: POSTs the JSON body in env BODY to env URLPATH, counts answers by status, and
--- prints one result line (throughput, p50/p99 latency, statuses) for bench/load.sh.
-local body = os.getenv("BODY")
-if body == "" then body = nil end
+-- wrk script for bench/load.sh: POSTs to env URLPATH the JSON body template in env BODY with
+-- @MOVES@ replaced by one game of bench/lines.txt after another (so that the engine does not
+-- answer one position from its table), GETs when BODY is empty; counts answers by status and
+-- prints one result line (throughput, p50/p99 latency, statuses).
+local template = os.getenv("BODY")
+if template == "" then template = nil end
 local path = os.getenv("URLPATH")
+local bodies = {}
+local next_body = 0
 local threads = {}
 
 function setup(thread)
@@ -11,13 +15,22 @@ end
 
 function init(args)
   statuses = {}
-  wrk.method = body and "POST" or "GET"
-  wrk.body = body
+  wrk.method = template and "POST" or "GET"
   wrk.headers["Content-Type"] = "application/json"
+  if template then
+    for line in io.lines("lines.txt") do
+      local moves = {}
+      for m in line:gmatch("%S+") do table.insert(moves, '"' .. m .. '"') end
+      local body = template:gsub("@MOVES@", table.concat(moves, ","))
+      table.insert(bodies, body)
+    end
+  end
 end
 
 function request()
-  return wrk.format(nil, path)
+  if not template then return wrk.format(nil, path) end
+  next_body = next_body % #bodies + 1
+  return wrk.format(nil, path, nil, bodies[next_body])
 end
 
 function response(status, headers, body)

@@ -89,6 +89,19 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
+/// `Ok` when `value`, if given, is in `1..=max`; else the error naming `field`.
+fn in_range(value: Option<u64>, field: &str, max: u64) -> Result<(), ApiError> {
+    match value {
+        Some(0) => Err(ApiError::invalid(
+            "bad_limit",
+            field,
+            format!("{field} must be at least 1"),
+        )),
+        Some(v) if v > max => Err(ApiError::over_limit(field, v, max)),
+        _ => Ok(()),
+    }
+}
+
 impl SearchRequest {
     /// Checks the request against `config` and replays its game.
     ///
@@ -110,50 +123,18 @@ impl SearchRequest {
             })?),
         };
         let l = &self.limits;
-        if let Some(d) = l.depth {
-            if d == 0 {
-                return Err(ApiError::invalid(
-                    "bad_limit",
-                    "limits.depth",
-                    "depth must be at least 1",
-                ));
-            }
-            if d > config.max_depth {
-                return Err(ApiError::over_limit("limits.depth", d, config.max_depth));
-            }
-        }
-        if let Some(n) = l.nodes {
-            if n == 0 {
-                return Err(ApiError::invalid(
-                    "bad_limit",
-                    "limits.nodes",
-                    "nodes must be at least 1",
-                ));
-            }
-            if n > config.max_nodes {
-                return Err(ApiError::over_limit("limits.nodes", n, config.max_nodes));
-            }
-        }
         let cap = match kind {
             Kind::Move => config.max_movetime(),
             Kind::Analysis => config.max_analysis(),
         };
-        if let Some(ms) = l.movetime_ms {
-            if ms == 0 {
-                return Err(ApiError::invalid(
-                    "bad_limit",
-                    "limits.movetime_ms",
-                    "movetime_ms must be at least 1",
-                ));
-            }
-            if Duration::from_millis(ms) > cap {
-                return Err(ApiError::over_limit(
-                    "limits.movetime_ms",
-                    ms,
-                    cap.as_millis(),
-                ));
-            }
-        }
+        let cap_ms = u64::try_from(cap.as_millis()).unwrap_or(u64::MAX);
+        in_range(
+            l.depth.map(u64::from),
+            "limits.depth",
+            u64::from(config.max_depth),
+        )?;
+        in_range(l.nodes, "limits.nodes", config.max_nodes)?;
+        in_range(l.movetime_ms, "limits.movetime_ms", cap_ms)?;
         let multipv = self.multipv.unwrap_or(1);
         if multipv == 0 {
             return Err(ApiError::invalid(

@@ -417,6 +417,8 @@ function loadGame(g) {
   state.resigned = null;
   state.mode = 'both';
   $('mode').value = 'both';
+  $('thinking').hidden = true;
+  $('graph-box').hidden = true;
   refresh();
 }
 

@@ -498,6 +498,26 @@ async fn an_analysis_stream() {
     assert!(best["pv"][0]["chinese"].is_string());
 }
 
+/// Waits until no search runs and no stream is open (at most 2 s), and says how long it took.
+async fn until_idle(base: &str) {
+    let dropped = Instant::now();
+    loop {
+        let (_, health) = get(base, "/healthz").await;
+        if health["searches_running"] == 0 && health["streams_open"] == 0 {
+            break;
+        }
+        assert!(
+            dropped.elapsed() < Duration::from_secs(2),
+            "the search still runs: {health}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    println!(
+        "search stopped {:?} after the client went away",
+        dropped.elapsed()
+    );
+}
+
 #[tokio::test]
 async fn a_dropped_stream_stops_its_search() {
     let base = common::start(common::config());
@@ -517,22 +537,7 @@ async fn a_dropped_stream_stops_its_search() {
         "an analysis without limits runs on"
     );
     drop(body);
-    let dropped = Instant::now();
-    loop {
-        let (_, health) = get(&base, "/healthz").await;
-        if health["searches_running"] == 0 && health["streams_open"] == 0 {
-            break;
-        }
-        assert!(
-            dropped.elapsed() < Duration::from_secs(2),
-            "the search still runs: {health}"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    println!(
-        "search stopped {:?} after the client went away",
-        dropped.elapsed()
-    );
+    until_idle(&base).await;
 }
 
 #[tokio::test]
@@ -546,22 +551,7 @@ async fn a_dropped_move_request_stops_its_search() {
     assert!(tokio::time::timeout(Duration::from_millis(300), request)
         .await
         .is_err());
-    let dropped = Instant::now();
-    loop {
-        let (_, health) = get(&base, "/healthz").await;
-        if health["searches_running"] == 0 {
-            break;
-        }
-        assert!(
-            dropped.elapsed() < Duration::from_secs(2),
-            "the search still runs: {health}"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    println!(
-        "search stopped {:?} after the client went away",
-        dropped.elapsed()
-    );
+    until_idle(&base).await;
 }
 
 #[tokio::test]
