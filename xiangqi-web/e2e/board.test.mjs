@@ -95,11 +95,37 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#moves span.current').length === 1 && document.querySelector('#moves span.current').dataset.ply === '2');
   check((await page.locator('g.piece[data-sq="b0"][data-piece="N"]').count()) === 1, 'undo puts the horse back on b0');
 
+  // "Move now" at full strength with ten seconds a move: the reply comes at once.
+  await page.selectOption('#level', 'full');
+  await page.selectOption('#movetime', '10000');
+  await newGame('red', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'full');
+  await click('h2');
+  await click('e2');
+  await page.waitForSelector('#movenow:not([disabled])');
+  await page.waitForTimeout(300);
+  const asked = Date.now();
+  await page.click('#movenow');
+  await waitPlies(2);
+  check(Date.now() - asked < 5000, `"move now" gets the reply at once (${Date.now() - asked} ms)`);
+
+  // Flip: red's general goes to the top.
+  const y = async (sq) => (await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox()).y;
+  const before = await y('e0');
+  await page.click('#flip');
+  check((await y('e0')) < before, 'flip turns the board');
+  await page.click('#flip');
+
   // Loading a PGN shows its moves.
   await page.setInputFiles('#load', { name: 'game.pgn', mimeType: 'application/x-chess-pgn', buffer: readFileSync(pgnFile) });
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length > 20, null, { timeout: 10000 });
   const firstMove = await page.locator('#moves span[data-ply="1"]').textContent();
   check(/^[炮马相兵车仕帅]/.test(firstMove), `the loaded game's moves are listed (${firstMove}, ${await plies()} plies)`);
+  await page.selectOption('#notation', 'wxf');
+  check((await page.locator('#moves span[data-ply="1"]').textContent()) === 'C2.5', 'the move list switches to WXF');
+  await page.selectOption('#notation', 'chinese');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  const saved = readFileSync(await download.path(), 'utf8');
+  check(saved.includes('[Game "Chinese Chess"]') && saved.includes('炮二平五'), 'the game is saved as PGN in Chinese notation');
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.querySelector('#moves span.current')?.dataset.ply !== undefined);
   await page.screenshot({ path: join(shots, 'loaded.png') });
@@ -121,6 +147,20 @@ try {
   const end = await page.locator('#status').textContent();
   check(/Red wins/.test(end) && /checkmate/.test(end), `the end is announced (${end.trim()})`);
   await page.screenshot({ path: join(shots, 'checkmate.png') });
+
+  // The hint finds the mate again, and one click plays it; the score graph has its points.
+  await page.click('#undo');
+  await page.waitForSelector('#status:not([data-outcome])');
+  await page.click('#hint');
+  await page.waitForSelector('#hint-play', { timeout: 10000 });
+  const hinted = await page.locator('#hint-box').textContent();
+  check(/mate in 1/.test(hinted) && /車八進六/.test(hinted), `the hint says the move, its score and line (${hinted.trim()})`);
+  await page.click('#hint-play');
+  await page.waitForSelector('#status[data-outcome="checkmate"]');
+  check(true, 'one click plays the hint');
+  await page.click('#graph-btn');
+  await page.waitForFunction(() => document.querySelectorAll('#graph .graph-dot').length >= 3, null, { timeout: 20000 });
+  check(true, 'the score graph shows the game');
 
   // Analysis with three lines, in Chinese on a phone-sized screen.
   await page.setViewportSize({ width: 390, height: 844 });

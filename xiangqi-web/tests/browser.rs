@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.exists());
     }
     ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .iter()
