@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -72,6 +73,10 @@ fn the_board_in_a_real_browser() {
             root.join("tests/data/pgn_utf8_chinese_multigame_noresult.pgn"),
         )
         .env("CHROMIUM", chromium().expect("checked above"))
+        // Its report (a few kilobytes, well within a pipe's buffer) is shown through the
+        // test harness: on failure, or with --nocapture.
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("node starts");
     let began = Instant::now();
