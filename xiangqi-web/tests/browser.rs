@@ -90,9 +90,17 @@ fn the_board_in_a_real_browser() {
         }
         std::thread::sleep(Duration::from_millis(100));
     };
+    let mut report = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = out.read_to_string(&mut report);
+    }
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut report);
+    }
+    println!("{report}");
     assert!(
         status.success(),
-        "the browser test failed ({status}); see its output above"
+        "the browser test failed ({status}):\n{report}"
     );
     println!("screenshots in {}", shots.display());
 }
