@@ -52,6 +52,10 @@ pub struct Config {
     /// Analysis streams open at once per client address.
     #[arg(long, default_value_t = 4)]
     pub max_streams_per_client: usize,
+    /// The longest a client may take to send a request's headers, in milliseconds (then the
+    /// connection is closed: slow clients cannot hold connections open for nothing).
+    #[arg(long, default_value_t = 10_000)]
+    pub header_timeout_ms: u64,
     /// The largest request body, in bytes (record uploads included).
     #[arg(long, default_value_t = 1 << 20)]
     pub max_body_bytes: usize,

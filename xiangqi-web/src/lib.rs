@@ -41,7 +41,6 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 use std::any::Any;
-use std::net::SocketAddr;
 use std::time::Duration;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
@@ -84,16 +83,42 @@ pub fn harden(router: Router<AppState>, state: &AppState) -> Router<AppState> {
         )
 }
 
-/// Serves `app(config)` on `listener` until the process ends.
+/// Serves `app(config)` on `listener` until the process ends: HTTP/1.1 with keep-alive, each
+/// connection on a task of its own, its client's address given to the handlers, and a time
+/// limit on reading a request's headers ([`Config::header_timeout_ms`]).
 ///
 /// # Errors
-/// When the listener fails.
+/// Never in practice: a failed accept (such as too many open files) is logged and waited out.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app(config).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let header_timeout = Duration::from_millis(config.header_timeout_ms);
+    let router = app(config);
+    loop {
+        let (stream, client) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                tracing::warn!(error = %e, "accept failed");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+            req.extensions_mut()
+                .insert(axum::extract::ConnectInfo(client));
+            tower_service::Service::call(&mut router.clone(), req.map(axum::body::Body::new))
+        });
+        tokio::spawn(async move {
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            if let Err(e) = served {
+                tracing::debug!(error = %e, %client, "connection ended");
+            }
+        });
+    }
 }
 
 #[derive(Serialize)]

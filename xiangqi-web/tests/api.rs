@@ -826,3 +826,37 @@ mod fuzz {
         static BASE: String = common::start(common::config());
     }
 }
+
+#[tokio::test]
+async fn a_client_slow_with_its_headers_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let base = common::start(xiangqi_web::Config {
+        header_timeout_ms: 300,
+        ..common::config()
+    });
+    let mut stream = tokio::net::TcpStream::connect(base.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    stream
+        .write_all(b"POST /api/v1/position HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let began = Instant::now();
+    let mut buf = Vec::new();
+    // The server closes the connection (after a 408, or without a word).
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the connection stays open");
+    assert!(
+        began.elapsed() >= Duration::from_millis(250),
+        "{:?}",
+        began.elapsed()
+    );
+    let answer = String::from_utf8_lossy(&buf);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    // Others are served meanwhile.
+    let (status, _) = get(&base, "/healthz").await;
+    assert_eq!(status, 200);
+}
