@@ -46,7 +46,9 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
-/// The whole server for `config`: page, API, health check, with its safety layers.
+/// The whole server for `config`: page, API, health check, with its safety layers. The
+/// analysis route reads the client's address (to count its streams): serve the router with
+/// [`serve`], or with `into_make_service_with_connect_info::<SocketAddr>()`.
 pub fn app(config: Config) -> Router {
     let state = AppState::new(config);
     harden(routes(), &state).with_state(state)
