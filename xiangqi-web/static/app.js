@@ -277,7 +277,7 @@ async function computerMove() {
   if (best.source === 'book') {
     $('thinking').hidden = false;
     $('think-stats').textContent = `${t('book')}: ${moveText(best.best_move)}`;
-    $('think-lines').textContent = best.book.map((b) => `${moveText(b.move)} (${b.games})`).join('  ');
+    $('think-lines').textContent = best.book.slice(0, 6).map((b) => `${moveText(b.move)} (${b.games})`).join('  ');
   } else if (best.score) {
     state.scores[state.cursor] = best.score.red_cp;
   }
