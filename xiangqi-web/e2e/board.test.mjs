@@ -1,0 +1,178 @@
+// End-to-end test of the web board in headless Chromium (playwright-core, the browser from
+// the system). Run by `cargo test -p xiangqi-web --test browser`, which starts the server
+// and passes its URL in XQ_URL; screenshots go to XQ_SCREENSHOTS.
+//
+// It plays a move by clicking and one by dragging against the computer, sees its replies
+// and its thinking, undoes, loads a PGN, finishes a mating sequence from a FEN and sees the
+// end announced, and analyses with three lines.
+
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const url = process.env.XQ_URL;
+const shots = process.env.XQ_SCREENSHOTS;
+const pgnFile = process.env.XQ_PGN;
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+  console.log(`ok - ${what}`);
+}
+
+const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // The illegal drop's refusal (a 422 the page asks for on purpose) is the one error expected.
+  page.on('console', (m) => m.type() === 'error' && !/status of 422/.test(m.text()) && errors.push(m.text()));
+  await page.goto(url);
+  await page.waitForSelector('g.piece[data-sq="e0"]');
+  check((await page.locator('g.piece').count()) === 32, '32 pieces on the start position');
+  await page.screenshot({ path: join(shots, 'start.png') });
+
+  const plies = () => page.locator('#moves span[data-ply]').count();
+  const waitPlies = (n) => page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n, n, { timeout: 30000 });
+  const center = async (sq) => {
+    // The board is redrawn as it changes: look the point up again if it went away.
+    for (let i = 0; i < 20; i++) {
+      const box = await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox().catch(() => null);
+      if (box) return [box.x + box.width / 2, box.y + box.height / 2];
+      await page.waitForTimeout(50);
+    }
+    throw new Error(`no point ${sq} on the board`);
+  };
+  const click = async (sq) => {
+    const [x, y] = await center(sq);
+    await page.mouse.click(x, y);
+  };
+  const drag = async (from, to) => {
+    const [x0, y0] = await center(from);
+    const [x1, y1] = await center(to);
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, { steps: 5 });
+    await page.mouse.move(x1, y1, { steps: 5 });
+    await page.mouse.up();
+  };
+  const newGame = async (mode, fen = '', level = null) => {
+    await page.selectOption('#mode', mode);
+    if (level) await page.selectOption('#level', level);
+    await page.fill('#fen', fen);
+    await page.click('#start');
+  };
+
+  // A game against the computer, as red, from a position the opening book does not know
+  // (red's a-pawn gone), so the computer searches and shows its thinking.
+  await newGame('red', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'casual');
+  await page.waitForSelector('#status:has-text("your move")');
+  await click('h2');
+  check((await page.locator('circle.dest').count()) > 0, 'picking the cannon shows its destinations');
+  await click('e2'); // 炮二平五 by click-click
+  await waitPlies(2);
+  check(true, 'the computer replied to a clicked move');
+  const stats = await page.locator('#think-stats').textContent();
+  check(/depth \d+/.test(stats) && /nodes/.test(stats), `its thinking is shown (${stats.trim()})`);
+  check((await page.locator('#think-lines .think-line').count()) > 0, 'with its line');
+  await drag('b0', 'c2'); // 马八进七 by drag and drop
+  await waitPlies(4);
+  check(true, 'the computer replied to a dragged move');
+  check((await page.locator('g.piece[data-sq="c2"][data-piece="N"]').count()) === 1, 'the dragged horse stands on c2');
+  check((await page.locator('rect.last').count()) === 2, 'the last move is marked');
+  await page.screenshot({ path: join(shots, 'game.png') });
+
+  // An illegal drop is refused with its reason, the position unchanged.
+  await drag('h0', 'h2');
+  await page.waitForSelector('#message:not([hidden])');
+  const why = await page.locator('#message').textContent();
+  check(/illegal/i.test(why) && /horse/.test(why), `an illegal drop is refused with the reason (${why.trim()})`);
+  check((await plies()) === 4, 'and the position stays');
+
+  // Undo takes back the computer's reply and the player's move.
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span.current').length === 1 && document.querySelector('#moves span.current').dataset.ply === '2');
+  check((await page.locator('g.piece[data-sq="b0"][data-piece="N"]').count()) === 1, 'undo puts the horse back on b0');
+
+  // "Move now" at full strength with ten seconds a move: the reply comes at once.
+  await page.selectOption('#level', 'full');
+  await page.selectOption('#movetime', '10000');
+  await newGame('red', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'full');
+  await click('h2');
+  await click('e2');
+  await page.waitForSelector('#movenow:not([disabled])');
+  await page.waitForTimeout(300);
+  const asked = Date.now();
+  await page.click('#movenow');
+  await waitPlies(2);
+  check(Date.now() - asked < 5000, `"move now" gets the reply at once (${Date.now() - asked} ms)`);
+
+  // Flip: red's general goes to the top.
+  const y = async (sq) => (await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox()).y;
+  const before = await y('e0');
+  await page.click('#flip');
+  check((await y('e0')) < before, 'flip turns the board');
+  await page.click('#flip');
+
+  // Loading a PGN shows its moves.
+  await page.setInputFiles('#load', { name: 'game.pgn', mimeType: 'application/x-chess-pgn', buffer: readFileSync(pgnFile) });
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length > 20, null, { timeout: 10000 });
+  const firstMove = await page.locator('#moves span[data-ply="1"]').textContent();
+  check(/^[炮马相兵车仕帅]/.test(firstMove), `the loaded game's moves are listed (${firstMove}, ${await plies()} plies)`);
+  await page.selectOption('#notation', 'wxf');
+  check((await page.locator('#moves span[data-ply="1"]').textContent()) === 'C2.5', 'the move list switches to WXF');
+  await page.selectOption('#notation', 'chinese');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  const saved = readFileSync(await download.path(), 'utf8');
+  check(saved.includes('[Game "Chinese Chess"]') && saved.includes('炮二平五'), 'the game is saved as PGN in Chinese notation');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#moves span.current')?.dataset.ply !== undefined);
+  await page.screenshot({ path: join(shots, 'loaded.png') });
+
+  // A short mating sequence from a FEN, both sides played by hand: 1. 车九进八 将5进1 2. 车八进六 mate.
+  await newGame('both', '4k4/9/9/4P4/9/9/8p/1R7/R8/3K5 w - - 0 1');
+  await page.waitForSelector('g.piece[data-sq="a1"]');
+  await click('a1');
+  await click('a9');
+  await waitPlies(1);
+  await page.waitForSelector('#status:has-text("check")');
+  check(await page.locator('g.piece.checked').count() === 1, 'the general in check is marked');
+  await click('e9');
+  await click('e8');
+  await waitPlies(2);
+  await click('b2');
+  await click('b8');
+  await page.waitForSelector('#status[data-outcome="checkmate"]');
+  const end = await page.locator('#status').textContent();
+  check(/Red wins/.test(end) && /checkmate/.test(end), `the end is announced (${end.trim()})`);
+  await page.screenshot({ path: join(shots, 'checkmate.png') });
+
+  // The hint finds the mate again, and one click plays it; the score graph has its points.
+  await page.click('#undo');
+  await page.waitForSelector('#status:not([data-outcome])');
+  await page.click('#hint');
+  await page.waitForSelector('#hint-play', { timeout: 10000 });
+  const hinted = await page.locator('#hint-box').textContent();
+  check(/mate in 1/.test(hinted) && /車八進六/.test(hinted), `the hint says the move, its score and line (${hinted.trim()})`);
+  await page.click('#hint-play');
+  await page.waitForSelector('#status[data-outcome="checkmate"]');
+  check(true, 'one click plays the hint');
+  await page.click('#graph-btn');
+  await page.waitForFunction(() => document.querySelectorAll('#graph .graph-dot').length >= 3, null, { timeout: 20000 });
+  check(true, 'the score graph shows the game');
+
+  // Analysis with three lines, in Chinese on a phone-sized screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.selectOption('#lang', 'zh');
+  await page.selectOption('#style', 'simplified');
+  await newGame('analysis');
+  await page.selectOption('#multipv', '3');
+  await page.waitForFunction(() => document.querySelectorAll('#think-lines .think-line').length === 3, null, { timeout: 20000 });
+  check(true, 'analysis shows three lines');
+  check((await page.locator('button#undo').textContent()) === '悔棋', 'the interface speaks Chinese');
+  await page.screenshot({ path: join(shots, 'phone-analysis.png'), fullPage: true });
+  check(errors.length === 0, `no script errors (${errors.join('; ')})`);
+} finally {
+  await browser.close();
+}

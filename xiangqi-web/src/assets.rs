@@ -1,0 +1,78 @@
+//! The page's files, embedded in the binary: it works offline and from a copy of the binary.
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// (path under `/assets/`, content type, bytes).
+const FILES: &[(&str, &str, &[u8])] = &[
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../static/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/board.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/api.js"),
+    ),
+    (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/i18n.js"),
+    ),
+    (
+        "graph.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/graph.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../static/favicon.svg"),
+    ),
+];
+
+const INDEX: &str = include_str!("../static/index.html");
+
+/// `/`: the page.
+pub async fn index() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        INDEX,
+    )
+        .into_response()
+}
+
+/// `/assets/{name}`: one of the page's files.
+pub async fn asset(Path(name): Path<String>) -> Response {
+    match FILES.iter().find(|(path, _, _)| *path == name) {
+        Some((_, mime, bytes)) => (
+            [
+                (header::CONTENT_TYPE, *mime),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *bytes,
+        )
+            .into_response(),
+        None => crate::error::ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no asset {name:?}"),
+        )
+        .into_response(),
+    }
+}

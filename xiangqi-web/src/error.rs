@@ -1,0 +1,143 @@
+//! Errors as the API answers them: a status and a JSON body naming the field and what is
+//! wrong, `{"error": {"code": ..., "field": ..., "message": ...}}`.
+
+use axum::extract::rejection::BytesRejection;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// An error answer of the API.
+#[derive(Clone, Debug, Serialize)]
+pub struct ApiError {
+    #[serde(skip)]
+    status: StatusCode,
+    /// A stable, machine-readable name of the error (`bad_fen`, `illegal_move`, ...).
+    code: &'static str,
+    /// The request field at fault (`fen`, `moves[3]`, `limits.nodes`), if one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<String>,
+    /// What is wrong, for a person.
+    message: String,
+    /// For a move: its index in `moves`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+    /// Seconds after which a refused request may be tried again (503 only).
+    #[serde(skip)]
+    retry_after: Option<u32>,
+}
+
+impl ApiError {
+    /// An error with `status`, `code` and `message`, naming no field.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            field: None,
+            message: message.into(),
+            index: None,
+            retry_after: None,
+        }
+    }
+
+    /// A 422: the request is well-formed but `field` holds a value that cannot be used.
+    pub fn invalid(
+        code: &'static str,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message).field(field)
+    }
+
+    /// A 422 for a value over one of this server's limits.
+    pub fn over_limit(
+        field: &str,
+        value: impl std::fmt::Display,
+        limit: impl std::fmt::Display,
+    ) -> ApiError {
+        ApiError::invalid(
+            "over_limit",
+            field,
+            format!("{field} is {value}, over this server's limit of {limit}"),
+        )
+    }
+
+    /// A 503: every engine is busy and the wait queue is full (or the wait ran out).
+    pub fn busy(retry_after: u32) -> ApiError {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "every engine is busy and the wait queue is full: try again shortly",
+        );
+        e.retry_after = Some(retry_after);
+        e
+    }
+
+    /// A 500 for a bug on the server's side (a panic in a request).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+
+    /// Names the field at fault.
+    pub fn field(mut self, field: impl Into<String>) -> ApiError {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// Names the index of the move at fault.
+    pub fn index(mut self, index: usize) -> ApiError {
+        self.index = Some(index);
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The machine-readable code.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{field}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    error: &'a ApiError,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, axum::Json(Body { error: &self })).into_response();
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    fn from(rejection: BytesRejection) -> ApiError {
+        let status = rejection.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(status, "body_too_large", rejection.body_text())
+        } else {
+            ApiError::new(status, "bad_body", rejection.body_text())
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! A fixed pool of engines behind a semaphore with a bounded wait queue.
+//!
+//! Memory stays bounded under any load: there are exactly [`Config::pool_size`] searchers,
+//! each with its own transposition table made once at start-up; a request borrows one for
+//! its search and gives it back. Requests beyond the pool wait (at most [`Config::queue`] of
+//! them, for at most [`Config::queue_wait_ms`]); the rest are refused at once with `503`.
+
+use crate::config::Config;
+use crate::error::ApiError;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use xiangqi_search::Searcher;
+
+/// The engine pool.
+pub struct Pool {
+    idle: Mutex<Vec<Searcher>>,
+    permits: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    running: AtomicUsize,
+    queue: usize,
+    wait: Duration,
+    hash_mb: usize,
+}
+
+/// A borrowed engine; it goes back to the pool when dropped.
+pub struct Lease {
+    searcher: Option<Searcher>,
+    pool: Arc<Pool>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Pool {
+    /// The pool for `config`: its engines are made here, once.
+    pub fn new(config: &Config) -> Arc<Pool> {
+        let size = config.pool_size();
+        let idle = (0..size)
+            .map(|_| {
+                let mut s = Searcher::new();
+                s.set_hash_size(config.hash_mb);
+                s
+            })
+            .collect();
+        Arc::new(Pool {
+            idle: Mutex::new(idle),
+            permits: Arc::new(Semaphore::new(size)),
+            waiting: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
+            queue: config.queue,
+            wait: Duration::from_millis(config.queue_wait_ms),
+            hash_mb: config.hash_mb,
+        })
+    }
+
+    /// Searches running now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Requests waiting for an engine now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// Borrows an engine: at once when one is idle, else after waiting in the queue.
+    ///
+    /// # Errors
+    /// A `503` when the queue is full or the wait runs out.
+    pub async fn acquire(self: &Arc<Pool>) -> Result<Lease, ApiError> {
+        let permit = match Arc::clone(&self.permits).try_acquire_owned() {
+            Ok(p) => p,
+            Err(_) => {
+                if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.queue {
+                    self.waiting.fetch_sub(1, Ordering::SeqCst);
+                    return Err(ApiError::busy(1));
+                }
+                let got =
+                    tokio::time::timeout(self.wait, Arc::clone(&self.permits).acquire_owned())
+                        .await;
+                self.waiting.fetch_sub(1, Ordering::SeqCst);
+                match got {
+                    Ok(Ok(p)) => p,
+                    _ => return Err(ApiError::busy(self.wait.as_secs().max(1) as u32)),
+                }
+            }
+        };
+        let searcher = self
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_else(|| self.fresh());
+        self.running.fetch_add(1, Ordering::SeqCst);
+        Ok(Lease {
+            searcher: Some(searcher),
+            pool: Arc::clone(self),
+            _permit: permit,
+        })
+    }
+
+    fn fresh(&self) -> Searcher {
+        let mut s = Searcher::new();
+        s.set_hash_size(self.hash_mb);
+        s
+    }
+}
+
+impl Lease {
+    /// The borrowed engine.
+    pub fn searcher(&mut self) -> &mut Searcher {
+        self.searcher
+            .as_mut()
+            .expect("a lease holds its searcher until dropped")
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        // An engine whose search panicked may hold broken state: a fresh one replaces it.
+        let searcher = match self.searcher.take() {
+            Some(_) if std::thread::panicking() => self.pool.fresh(),
+            Some(s) => s,
+            None => self.pool.fresh(),
+        };
+        self.pool
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(searcher);
+        self.pool.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}

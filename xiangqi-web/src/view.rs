@@ -1,0 +1,134 @@
+//! How the API writes moves, scores and game ends.
+
+use serde::Serialize;
+use xiangqi_core::{Color, GameEndReason, GameOutcome, Move, Position, RepetitionVerdict, RuleSet};
+use xiangqi_search::Score;
+
+/// A move in the three notations.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// ICCS coordinates, `h2e2`.
+    pub iccs: String,
+    /// WXF, `C2.5`.
+    pub wxf: String,
+    /// Chinese, `炮二平五`.
+    pub chinese: String,
+}
+
+impl MoveView {
+    /// Move `m` of position `pos`.
+    pub fn new(pos: &Position, m: Move) -> MoveView {
+        MoveView {
+            iccs: m.to_string(),
+            wxf: pos.to_wxf(m),
+            chinese: pos.to_chinese(m),
+        }
+    }
+}
+
+/// The moves of a line played from `pos`, each in the three notations.
+pub fn line(pos: &Position, moves: &[Move]) -> Vec<MoveView> {
+    let mut pos = pos.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(MoveView::new(&pos, m));
+        pos.make_move(m);
+    }
+    out
+}
+
+/// A score, from the side to move's view and from red's.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ScoreView {
+    /// Centipawns for the side to move (absent for a mate score).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// Mate in this many moves: positive when the side to move mates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The same as centipawns from red's point of view (mates as ±30000 minus the plies).
+    pub red_cp: i32,
+}
+
+impl ScoreView {
+    /// `score` for the side to move `side`.
+    pub fn new(score: Score, side: Color) -> ScoreView {
+        let mate = score.mate_moves();
+        let sign = if side == Color::Red { 1 } else { -1 };
+        ScoreView {
+            cp: if mate.is_none() { Some(score.0) } else { None },
+            mate,
+            red_cp: sign * score.0,
+        }
+    }
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeView {
+    /// `red`, `black`, or absent for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+    /// `checkmate`, `stalemate`, `perpetual_check`, `perpetual_chase`,
+    /// `perpetual_mate_threat`, `mixed_perpetual`, `repetition`, `move_limit` or
+    /// `no_attacking_material`.
+    pub reason: &'static str,
+    /// For a perpetual chase: the chased piece's square at the start of the cycle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chased: Option<String>,
+    /// The rule set that judged a repetition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// The verdict in words, as the core says it.
+    pub text: String,
+}
+
+/// The colour's name in the API.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+impl OutcomeView {
+    /// The view of `outcome`, judged under `rules`.
+    pub fn new(outcome: &GameOutcome, rules: RuleSet) -> OutcomeView {
+        use xiangqi_core::Violation as V;
+        let mut chased = None;
+        let mut by_rules = None;
+        let reason = match &outcome.reason {
+            GameEndReason::Checkmate => "checkmate",
+            GameEndReason::Stalemate => "stalemate",
+            GameEndReason::MoveLimit => "move_limit",
+            GameEndReason::NoAttackingMaterial => "no_attacking_material",
+            GameEndReason::Repetition(verdict) => {
+                by_rules = Some(rules.to_string());
+                match verdict {
+                    RepetitionVerdict::Draw { .. } => "repetition",
+                    RepetitionVerdict::Loss {
+                        violation, target, ..
+                    } => {
+                        chased = target.map(|s| s.to_string());
+                        match violation {
+                            V::PerpetualCheck => "perpetual_check",
+                            V::PerpetualChase => "perpetual_chase",
+                            V::PerpetualMateThreat => "perpetual_mate_threat",
+                            V::Mixed => "mixed_perpetual",
+                        }
+                    }
+                }
+            }
+        };
+        OutcomeView {
+            winner: outcome.winner.map(color_name),
+            reason,
+            chased,
+            rules: by_rules,
+            text: outcome.to_string(),
+        }
+    }
+}

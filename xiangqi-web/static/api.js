@@ -1,0 +1,63 @@
+// The page's calls to the engine service (/api/v1/): JSON requests and the analysis
+// stream (Server-Sent Events read from a fetch body, since EventSource cannot POST).
+
+/** An API error: the server's JSON error object. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error?.code;
+    this.field = body?.error?.field;
+  }
+}
+
+async function post(path, body, signal) {
+  const res = await fetch(`/api/v1/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => null));
+  return res;
+}
+
+export const info = async () => (await fetch('/api/v1/info')).json();
+export const position = async (game) => (await post('position', game)).json();
+export const engineMove = async (req, signal) => (await post('move', req, signal)).json();
+export const pgn = async (req) => (await post('pgn', req)).text();
+
+/** Reads an uploaded record file (PGN or XQF bytes) into games. */
+export async function records(bytes) {
+  const res = await fetch('/api/v1/records', { method: 'POST', body: bytes });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, body);
+  return body;
+}
+
+/**
+ * Streams an analysis: calls onEvent(name, data) for every `info` and `bestmove` event
+ * until the stream ends or `signal` aborts it (which stops the search on the server).
+ */
+export async function analysis(req, signal, onEvent) {
+  const res = await post('analysis', req, signal);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let name = 'message';
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) name = line.slice(6).trim();
+        else if (line.startsWith('data:')) data += line.slice(5).trim();
+      }
+      if (data) onEvent(name, JSON.parse(data));
+    }
+  }
+}

@@ -1,0 +1,544 @@
+// The page: game state (a start FEN, the line of moves, the ply shown), the computer's
+// moves and hints, analysis, the move list, saving and loading. The server is stateless:
+// every call carries the start FEN and the moves.
+
+import * as api from './api.js';
+import { Board } from './board.js';
+import { setBar, drawGraph } from './graph.js';
+import { t, setLang, getLang } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  startFen: 'startpos',
+  line: [],          // ICCS moves of the current line
+  views: [],         // the line's moves in the three notations
+  cursor: 0,         // plies shown
+  mode: 'red',       // red | black (the human's side), both, analysis
+  level: 'club',
+  movetime: 3000,
+  shown: null,       // the /position answer for the shown ply
+  end: null,         // the /position answer for the line's end
+  resigned: null,    // the side that resigned
+  scores: [],        // ply -> red centipawns (engine scores met)
+  gen: 0,            // bumped on every change of what is shown, to drop stale answers
+  search: null,      // { controller, kind: 'move' | 'analysis', last }
+  hint: null,
+  levels: [],
+};
+
+const board = new Board($('board-host'), (from, to) => userMove(from + to));
+
+function message(text) {
+  const m = $('message');
+  m.hidden = !text;
+  m.textContent = text || '';
+}
+
+const human = (side) => state.mode === 'both' || state.mode === 'analysis' || state.mode === side;
+
+function moveText(view) {
+  const n = $('notation').value;
+  let text = view[n];
+  if (n === 'chinese' && board.style === 'traditional') {
+    text = text.replace(/[车马进后将帅]/g, (c) => ({ 车: '車', 马: '馬', 进: '進', 后: '後', 将: '將', 帅: '帥' })[c]);
+  }
+  return text;
+}
+
+function scoreText(score, sideToMove) {
+  // Shown from the human's side in a game against the computer, else from red's.
+  const viewer = state.mode === 'black' ? 'black' : 'red';
+  const sign = sideToMove === viewer ? 1 : -1;
+  if (score.mate != null) {
+    const m = sign * score.mate;
+    return m > 0 ? `${t('mate')} ${m}` : `${t('mated')} ${-m}`;
+  }
+  const cp = (sign * score.cp) / 100;
+  return (cp > 0 ? '+' : '') + cp.toFixed(2);
+}
+
+// ---- Showing a position ----------------------------------------------------------------
+
+async function refresh() {
+  const gen = ++state.gen;
+  stopSearch();
+  state.hint = null;
+  $('hint-box').hidden = true;
+  const game = { fen: state.startFen, moves: state.line.slice(0, state.cursor) };
+  let shown, end;
+  try {
+    [shown, end] = await Promise.all([
+      api.position(game),
+      state.cursor === state.line.length ? null : api.position({ fen: state.startFen, moves: state.line }),
+    ]);
+  } catch (e) {
+    message(e.message);
+    return;
+  }
+  if (gen !== state.gen) return;
+  state.shown = shown;
+  state.end = end || shown;
+  state.views = state.end.moves;
+  render();
+  // After a game against the computer, its score graph.
+  const ended = state.end.outcome && state.cursor === state.line.length;
+  if (ended && (state.mode === 'red' || state.mode === 'black') && $('graph-box').hidden) graph();
+  next();
+}
+
+function gameOver() {
+  return state.resigned || state.end?.outcome;
+}
+
+function render() {
+  const pos = state.shown;
+  const atEnd = state.cursor === state.line.length;
+  const over = pos.outcome || (atEnd && gameOver());
+  const humanTurn = human(pos.side_to_move);
+  board.set({
+    fen: pos.fen,
+    legal: pos.legal_moves.map((m) => m.iccs),
+    movable: !over && humanTurn,
+    lastMove: pos.last_move?.iccs || null,
+    checked: pos.checked_general || null,
+    hint: state.hint?.best_move.iccs || null,
+  });
+  renderStatus();
+  renderMoves();
+  $('fen-out').value = pos.fen;
+  $('undo').disabled = state.cursor === 0;
+  $('redo').disabled = atEnd;
+  $('resign').disabled = !!over || state.mode === 'analysis' || state.mode === 'both';
+  $('multipv-label').hidden = state.mode !== 'analysis';
+  if (!$('graph-box').hidden) redrawGraph();
+}
+
+function outcomeText(outcome) {
+  const who = outcome.winner ? t(outcome.winner === 'red' ? 'redWins' : 'blackWins') : t('draw');
+  let why = t(outcome.reason);
+  if (outcome.chased) why += ` — ${t('chasedPiece')}: ${outcome.chased}`;
+  if (outcome.rules) why += ` (${outcome.rules})`;
+  return `${t('gameOver')}: ${who}, ${why}`;
+}
+
+function renderStatus() {
+  const s = $('status');
+  const pos = state.shown;
+  const atEnd = state.cursor === state.line.length;
+  s.classList.remove('over');
+  if (atEnd && state.resigned) {
+    const winner = state.resigned === 'red' ? 'blackWins' : 'redWins';
+    s.textContent = `${t('gameOver')}: ${t(winner)} (${t(state.resigned)} ${t('resigned')})`;
+    s.classList.add('over');
+    s.dataset.outcome = 'resigned';
+    return;
+  }
+  if (pos.outcome) {
+    s.textContent = outcomeText(pos.outcome);
+    s.classList.add('over');
+    s.dataset.outcome = pos.outcome.reason;
+    return;
+  }
+  delete s.dataset.outcome;
+  let text = t(pos.side_to_move === 'red' ? 'redToMove' : 'blackToMove');
+  if (pos.check) text += ` — ${t('check')}!`;
+  if (state.mode === 'red' || state.mode === 'black') {
+    text += ` — ${human(pos.side_to_move) ? t('yourMove') : t('computerThinks')}`;
+  }
+  s.textContent = text;
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  // A start position with black to move opens with "1. …".
+  const blackFirst = (state.end.start_fen.split(' ')[1] || 'w') === 'b';
+  const offset = blackFirst ? 1 : 0;
+  const items = [];
+  state.views.forEach((view, i) => {
+    const k = Math.floor((i + offset) / 2);
+    if (!items[k]) {
+      items[k] = document.createElement('li');
+      list.appendChild(items[k]);
+      if (blackFirst && i === 0) items[k].appendChild(document.createElement('span')).textContent = '…';
+    }
+    const span = document.createElement('span');
+    span.textContent = moveText(view);
+    span.dataset.ply = i + 1;
+    if (i + 1 === state.cursor) span.classList.add('current');
+    if (i + 1 > state.cursor) span.classList.add('future');
+    span.addEventListener('click', () => goTo(i + 1));
+    items[k].appendChild(span);
+  });
+  list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+function goTo(ply) {
+  state.cursor = Math.max(0, Math.min(state.line.length, ply));
+  refresh();
+}
+
+// ---- Moves -----------------------------------------------------------------------------
+
+async function userMove(iccs) {
+  const pos = state.shown;
+  if (!pos || !pos.legal_moves.some((m) => m.iccs === iccs)) {
+    // Ask the server why: its error names the move and the rule it breaks.
+    try {
+      await api.position({ fen: state.startFen, moves: [...state.line.slice(0, state.cursor), iccs] });
+    } catch (e) {
+      message(`${t('illegal')}: ${e.message}`);
+      return;
+    }
+  }
+  message('');
+  play(iccs);
+}
+
+function play(iccs) {
+  // Playing from an earlier position starts a new line there.
+  state.line = [...state.line.slice(0, state.cursor), iccs];
+  state.scores.length = Math.min(state.scores.length, state.cursor + 1);
+  state.cursor = state.line.length;
+  state.resigned = null;
+  refresh();
+}
+
+/** What to do after a position is shown: the computer's move, or analysis. */
+function next() {
+  const pos = state.shown;
+  const atEnd = state.cursor === state.line.length;
+  if (state.mode === 'analysis') {
+    if (pos.legal_moves.length) startAnalysis();
+    return;
+  }
+  if (!atEnd || gameOver() || human(pos.side_to_move)) return;
+  computerMove();
+}
+
+function searchRequest() {
+  const req = { fen: state.startFen, moves: state.line.slice(0, state.cursor), level: state.level };
+  if (state.level === 'full') req.limits = { movetime_ms: state.movetime };
+  return req;
+}
+
+function stopSearch() {
+  if (state.search) state.search.controller.abort();
+  state.search = null;
+  $('movenow').disabled = true;
+}
+
+function showThinking(info, sideToMove, lines) {
+  $('thinking').hidden = false;
+  $('think-stats').textContent = `${t('depth')} ${info.depth}/${info.seldepth} · ${t('nodes')} ${info.nodes.toLocaleString()} · ${t('nps')} ${info.nps.toLocaleString()}`;
+  const host = $('think-lines');
+  host.replaceChildren();
+  for (const l of lines) {
+    if (!l) continue;
+    const div = document.createElement('div');
+    div.className = 'think-line';
+    const sc = document.createElement('span');
+    sc.className = 'sc';
+    sc.textContent = scoreText(l.score, sideToMove);
+    div.append(sc, l.pv.map(moveText).join(' '));
+    host.appendChild(div);
+  }
+}
+
+async function computerMove() {
+  const gen = state.gen;
+  const controller = new AbortController();
+  const pos = state.shown;
+  const search = { controller, kind: 'move', last: null };
+  state.search = search;
+  $('movenow').disabled = false;
+  let best = null;
+  try {
+    await api.analysis({ ...searchRequest(), book: true }, controller.signal, (name, data) => {
+      if (name === 'info') {
+        search.last = data;
+        setBar($('bar'), data.score.red_cp);
+        showThinking(data, pos.side_to_move, [data]);
+      } else if (name === 'bestmove') {
+        best = data;
+      }
+    });
+  } catch (e) {
+    if (e.name !== 'AbortError') message(e.message);
+  }
+  if (gen !== state.gen) return;
+  if (!best && search.moveNow && search.last?.pv.length) {
+    best = { best_move: search.last.pv[0], source: 'search', score: search.last.score };
+  }
+  state.search = null;
+  $('movenow').disabled = true;
+  if (!best) return;
+  if (best.source === 'book') {
+    $('thinking').hidden = false;
+    $('think-stats').textContent = `${t('book')}: ${moveText(best.best_move)}`;
+    $('think-lines').textContent = best.book.slice(0, 6).map((b) => `${moveText(b.move)} (${b.games})`).join('  ');
+  } else if (best.score) {
+    state.scores[state.cursor] = best.score.red_cp;
+  }
+  play(best.best_move.iccs);
+}
+
+function moveNow() {
+  if (state.search?.kind === 'move') {
+    state.search.moveNow = true;
+    state.search.controller.abort();
+  }
+}
+
+async function startAnalysis() {
+  const gen = state.gen;
+  const controller = new AbortController();
+  const pos = state.shown;
+  state.search = { controller, kind: 'analysis' };
+  const lines = [];
+  const multipv = Number($('multipv').value);
+  try {
+    await api.analysis({ fen: state.startFen, moves: state.line.slice(0, state.cursor), multipv }, controller.signal, (name, data) => {
+      if (name !== 'info' || gen !== state.gen) return;
+      lines[data.multipv - 1] = data;
+      if (data.multipv === 1) {
+        setBar($('bar'), data.score.red_cp);
+        state.scores[state.cursor] = data.score.red_cp;
+      }
+      showThinking(data, pos.side_to_move, lines);
+    });
+  } catch (e) {
+    if (e.name !== 'AbortError') message(e.message);
+  }
+}
+
+async function hint() {
+  const gen = state.gen;
+  const box = $('hint-box');
+  box.hidden = false;
+  box.textContent = t('computerThinks');
+  try {
+    const req = { fen: state.startFen, moves: state.line.slice(0, state.cursor), limits: { movetime_ms: 1000 }, book: false };
+    const answer = await api.engineMove(req);
+    if (gen !== state.gen) return;
+    state.hint = answer;
+    state.scores[state.cursor] = answer.score?.red_cp;
+    box.replaceChildren();
+    const text = document.createElement('div');
+    text.textContent = `${t('hint')}: ${moveText(answer.best_move)} (${scoreText(answer.score, state.shown.side_to_move)}) — ${answer.pv.map(moveText).join(' ')}`;
+    const go = document.createElement('button');
+    go.id = 'hint-play';
+    go.textContent = t('hintPlay');
+    go.addEventListener('click', () => play(answer.best_move.iccs));
+    box.append(text, go);
+    render();
+  } catch (e) {
+    box.textContent = e.message;
+  }
+}
+
+function undo() {
+  // Against the computer, take back its reply too, so that it is the player's move again.
+  let n = 1;
+  if ((state.mode === 'red' || state.mode === 'black') && state.cursor >= 2 && human(state.shown.side_to_move)) n = 2;
+  else if ((state.mode === 'red' || state.mode === 'black') && !human(state.shown.side_to_move) && state.cursor >= 1) n = 1;
+  state.resigned = null;
+  goTo(state.cursor - n);
+}
+
+function redo() {
+  goTo(state.cursor + 1);
+}
+
+// ---- New game, save, load ----------------------------------------------------------------
+
+async function newGame() {
+  const fen = $('fen').value.trim() || 'startpos';
+  try {
+    await api.position({ fen });
+  } catch (e) {
+    message(e.message);
+    return;
+  }
+  message('');
+  state.startFen = fen;
+  state.line = [];
+  state.cursor = 0;
+  state.scores = [];
+  state.resigned = null;
+  state.mode = $('mode').value;
+  state.level = $('level').value;
+  state.movetime = Number($('movetime').value);
+  $('thinking').hidden = true;
+  $('game-pick').hidden = true;
+  $('graph-box').hidden = true;
+  board.flipped = state.mode === 'black';
+  setBar($('bar'), null);
+  refresh();
+}
+
+async function save() {
+  const names = { red: state.mode === 'black' ? `xiangqi-web (${state.level})` : 'Player', black: state.mode === 'red' ? `xiangqi-web (${state.level})` : 'Player' };
+  if (state.mode === 'both' || state.mode === 'analysis') names.red = names.black = 'Player';
+  const date = new Date().toISOString().slice(0, 10).replaceAll('-', '.');
+  const tags = [['Event', 'xiangqi-web game'], ['Site', location.host], ['Date', date], ['Red', names.red], ['Black', names.black], ['Format', 'Chinese']];
+  try {
+    const text = await api.pgn({ fen: state.startFen, moves: state.line, tags });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+    a.download = `xiangqi-${date}.pgn`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+async function copyFen() {
+  const out = $('fen-out');
+  out.select();
+  try {
+    await navigator.clipboard.writeText(out.value);
+  } catch {
+    document.execCommand?.('copy');
+  }
+  message('');
+  $('status').dataset.note = t('fenCopied');
+}
+
+let loadedGames = [];
+
+function loadGame(g) {
+  state.startFen = g.start_fen;
+  state.line = g.moves.map((m) => m.iccs);
+  state.cursor = state.line.length;
+  state.scores = [];
+  state.resigned = null;
+  state.mode = 'both';
+  $('mode').value = 'both';
+  $('thinking').hidden = true;
+  $('graph-box').hidden = true;
+  refresh();
+}
+
+async function load(file) {
+  try {
+    const answer = await api.records(await file.arrayBuffer());
+    loadedGames = answer.games;
+    const pick = $('game-pick');
+    pick.replaceChildren();
+    answer.games.forEach((g, i) => {
+      const tag = (n) => g.tags.find(([k]) => k.toLowerCase() === n)?.[1] || '?';
+      const o = document.createElement('option');
+      o.value = i;
+      o.textContent = `${i + 1}. ${tag('red')} – ${tag('black')} ${g.result} (${g.moves.length})`;
+      pick.appendChild(o);
+    });
+    pick.hidden = answer.games.length < 2;
+    message(answer.warnings[0] || '');
+    loadGame(answer.games[0]);
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+// ---- Score graph ---------------------------------------------------------------------------
+
+function redrawGraph() {
+  const scores = Array.from({ length: state.line.length + 1 }, (_, i) => state.scores[i] ?? null);
+  drawGraph($('graph'), scores, state.cursor, goTo);
+}
+
+async function graph() {
+  $('graph-box').hidden = false;
+  redrawGraph();
+  // Fill in each position's score with a short search, one after another.
+  const line = state.line.slice();
+  const start = state.startFen;
+  for (let ply = 0; ply <= line.length; ply++) {
+    if (state.line.length !== line.length || state.startFen !== start) return;
+    if (state.scores[ply] != null) continue;
+    try {
+      const a = await api.engineMove({ fen: start, moves: line.slice(0, ply), limits: { nodes: 100000 }, book: false });
+      state.scores[ply] = a.score.red_cp;
+    } catch {
+      // A finished position has no score to add.
+    }
+    redrawGraph();
+  }
+}
+
+// ---- Wiring ----------------------------------------------------------------------------------
+
+async function init() {
+  setLang(getLang());
+  $('lang').value = getLang();
+  $('lang').addEventListener('change', (e) => {
+    setLang(e.target.value);
+    fillLevels();
+    if (state.shown) render();
+  });
+  $('style').addEventListener('change', (e) => {
+    board.style = e.target.value;
+    render();
+  });
+  $('coords').addEventListener('change', (e) => {
+    board.coords = e.target.checked;
+    board.draw();
+  });
+  $('notation').addEventListener('change', renderMoves);
+  $('multipv').addEventListener('change', () => state.mode === 'analysis' && refresh());
+  $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
+  $('hint').addEventListener('click', hint);
+  $('flip').addEventListener('click', () => {
+    board.flipped = !board.flipped;
+    board.draw();
+  });
+  $('resign').addEventListener('click', () => {
+    state.resigned = state.mode === 'black' ? 'black' : 'red';
+    stopSearch();
+    render();
+  });
+  $('movenow').addEventListener('click', moveNow);
+  $('start').addEventListener('click', newGame);
+  $('save').addEventListener('click', save);
+  $('copyfen').addEventListener('click', copyFen);
+  $('load').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
+  $('game-pick').addEventListener('change', (e) => loadGame(loadedGames[Number(e.target.value)]));
+  $('graph-btn').addEventListener('click', graph);
+  $('level').addEventListener('change', showLevel);
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('textarea, input, select')) return;
+    if (e.key === 'ArrowLeft') goTo(state.cursor - 1);
+    if (e.key === 'ArrowRight') goTo(state.cursor + 1);
+  });
+  const info = await api.info();
+  state.levels = info.levels;
+  fillLevels();
+  $('level').value = state.level;
+  showLevel();
+  refresh();
+}
+
+function fillLevels() {
+  const sel = $('level');
+  const value = sel.value || state.level;
+  sel.replaceChildren();
+  for (const l of state.levels) {
+    const o = document.createElement('option');
+    o.value = l.name;
+    o.textContent = l.name;
+    sel.appendChild(o);
+  }
+  sel.value = value;
+}
+
+function showLevel() {
+  const l = state.levels.find((x) => x.name === $('level').value);
+  $('level-desc').textContent = l?.description || '';
+  $('movetime-label').hidden = $('level').value !== 'full';
+}
+
+init();

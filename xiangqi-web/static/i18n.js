@@ -1,0 +1,57 @@
+// Interface text in English and Chinese. Elements carry data-i18n="key"; t(key) for text
+// made in script.
+
+const TEXT = {
+  en: {
+    title: 'Xiangqi 象棋', newGame: 'New game', play: 'Play', red: 'Red', black: 'Black',
+    asRed: 'as red', asBlack: 'as black', bothHuman: 'both sides human', analysisMode: 'analysis',
+    level: 'Level', moveTime: 'Time per move (full strength)', fen: 'Start from FEN (empty: the start position)',
+    undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip', resign: 'Resign', moveNow: 'Move now',
+    notation: 'Notation', chinese: 'Chinese', wxf: 'WXF', iccs: 'ICCS', pieces: 'Pieces',
+    traditional: 'traditional', simplified: 'simplified', coords: 'ICCS coordinates', language: 'Language',
+    lines: 'Lines', thinking: 'Thinking', depth: 'depth', nodes: 'nodes', nps: 'nps', book: 'Opening book',
+    savePgn: 'Save PGN', copyFen: 'Copy FEN', loadRecord: 'Load PGN / XQF', graph: 'Score graph',
+    redToMove: 'Red to move', blackToMove: 'Black to move', check: 'check', yourMove: 'your move',
+    computerThinks: 'the computer thinks…', gameOver: 'Game over', redWins: 'Red wins', blackWins: 'Black wins', draw: 'Draw',
+    checkmate: 'checkmate', stalemate: 'stalemate (困毙: no legal move)', perpetual_check: 'perpetual check (长将)',
+    perpetual_chase: 'perpetual chase (长捉)', perpetual_mate_threat: 'perpetual mate threat (长杀)',
+    mixed_perpetual: 'perpetual check, chase and threat mixed', repetition: 'repetition, no side broke the rules',
+    move_limit: '60-move rule: 60 moves without a capture', no_attacking_material: 'neither side can attack',
+    resigned: 'resigned', chasedPiece: 'the chased piece', rules: 'rules', illegal: 'Illegal move',
+    bookMove: 'book move', hintPlay: 'Play it', fenCopied: 'FEN copied', loaded: 'Loaded', games: 'games',
+    mate: 'mate in', mated: 'mated in', score: 'score', gameN: 'Game', analysing: 'analysing',
+    graphWorking: 'computing scores…', moveList: 'Moves', start: 'start',
+  },
+  zh: {
+    title: '象棋', newGame: '新局', play: '开始', red: '红方', black: '黑方',
+    asRed: '执红', asBlack: '执黑', bothHuman: '双方人下', analysisMode: '分析',
+    level: '级别', moveTime: '每步用时（最强级别）', fen: '从 FEN 开始（空：初始局面）',
+    undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转', resign: '认输', moveNow: '立即走',
+    notation: '记谱', chinese: '中文', wxf: 'WXF', iccs: 'ICCS', pieces: '棋子',
+    traditional: '繁体', simplified: '简体', coords: 'ICCS 坐标', language: '语言',
+    lines: '变例数', thinking: '思考', depth: '深度', nodes: '节点', nps: '每秒节点', book: '开局库',
+    savePgn: '保存 PGN', copyFen: '复制 FEN', loadRecord: '打开 PGN / XQF', graph: '局势曲线',
+    redToMove: '红方走棋', blackToMove: '黑方走棋', check: '将军', yourMove: '轮到你走',
+    computerThinks: '电脑思考中…', gameOver: '对局结束', redWins: '红胜', blackWins: '黑胜', draw: '和棋',
+    checkmate: '将死', stalemate: '困毙', perpetual_check: '长将判负', perpetual_chase: '长捉判负',
+    perpetual_mate_threat: '长杀判负', mixed_perpetual: '一将一捉等循环判负', repetition: '循环不变作和',
+    move_limit: '六十回合自然限着', no_attacking_material: '双方无进攻子力', resigned: '认输',
+    chasedPiece: '被捉的棋子', rules: '规则', illegal: '走法不合规则', bookMove: '开局库着法',
+    hintPlay: '走这步', fenCopied: '已复制 FEN', loaded: '已打开', games: '局', mate: '杀棋步数',
+    mated: '被杀步数', score: '分数', gameN: '第', analysing: '分析中', graphWorking: '计算分数中…',
+    moveList: '着法', start: '开局',
+  },
+};
+
+let lang = (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+
+export const getLang = () => lang;
+
+export function setLang(l) {
+  lang = TEXT[l] ? l : 'en';
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll('[data-i18n-title]')) e.title = t(e.dataset.i18nTitle);
+}
+
+export const t = (key) => TEXT[lang][key] ?? TEXT.en[key] ?? key;

@@ -1,0 +1,862 @@
+//! The API over real HTTP, against a server started here on an ephemeral port: every
+//! endpoint, the error cases, limits and overload, a stream dropped mid-search, and the
+//! outcome of a game that ends by perpetual check.
+
+mod common;
+
+use futures_util::StreamExt;
+use reqwest::{Client, StatusCode};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use xiangqi_core::Position;
+
+async fn post(base: &str, path: &str, body: Value) -> (StatusCode, Value) {
+    let res = Client::new()
+        .post(format!("{base}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .expect("the server answers");
+    let status = res.status();
+    let body = res.json().await.expect("a JSON answer");
+    (status, body)
+}
+
+async fn get(base: &str, path: &str) -> (StatusCode, Value) {
+    let res = reqwest::get(format!("{base}{path}"))
+        .await
+        .expect("the server answers");
+    (res.status(), res.json().await.expect("a JSON answer"))
+}
+
+/// The error of a 4xx answer: its code and field.
+fn error(body: &Value) -> (&str, Option<&str>, &str) {
+    let e = &body["error"];
+    (
+        e["code"].as_str().expect("an error code"),
+        e["field"].as_str(),
+        e["message"].as_str().expect("an error message"),
+    )
+}
+
+#[tokio::test]
+async fn health_and_info() {
+    let base = common::start(common::config());
+    let (status, body) = get(&base, "/healthz").await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "ok");
+    let (status, body) = get(&base, "/api/v1/info").await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = body["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = xiangqi_search::Level::all()
+        .iter()
+        .map(|l| l.name)
+        .collect();
+    assert_eq!(names, expected);
+    assert_eq!(body["engines"], 2);
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let base = common::start(common::config());
+    let page = reqwest::get(format!("{base}/")).await.unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    for asset in ["/assets/style.css", "/assets/app.js"] {
+        assert!(html.contains(asset), "the page names {asset}");
+    }
+    for asset in [
+        "style.css",
+        "app.js",
+        "board.js",
+        "api.js",
+        "i18n.js",
+        "graph.js",
+        "favicon.svg",
+    ] {
+        let res = reqwest::get(format!("{base}/assets/{asset}"))
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{asset}");
+        assert!(!res.bytes().await.unwrap().is_empty());
+    }
+    // The page fetches nothing from anywhere else.
+    for asset in ["", "assets/app.js", "assets/board.js", "assets/style.css"] {
+        let text = reqwest::get(format!("{base}/{asset}"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        // The SVG namespace is a name, not an address fetched.
+        let stripped = text.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !stripped.contains("http://") && !stripped.contains("https://"),
+            "{asset} names another site"
+        );
+    }
+    let (status, body) = get(&base, "/assets/nothing.js").await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::NOT_FOUND, "not_found")
+    );
+}
+
+#[tokio::test]
+async fn position_start() {
+    let base = common::start(common::config());
+    let (status, body) = post(&base, "/api/v1/position", json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["fen"], xiangqi_core::START_FEN);
+    assert_eq!(body["legal_moves"].as_array().unwrap().len(), 44);
+    assert_eq!(body["side_to_move"], "red");
+    assert_eq!(body["check"], false);
+    assert!(body["outcome"].is_null());
+    let h2e2 = body["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["iccs"] == "h2e2")
+        .unwrap();
+    assert_eq!(
+        (h2e2["wxf"].as_str(), h2e2["chinese"].as_str()),
+        (Some("C2.5"), Some("炮二平五"))
+    );
+    assert!(body["book"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b["move"]["iccs"] == "h2e2"));
+}
+
+#[tokio::test]
+async fn position_after_moves_in_any_notation() {
+    let base = common::start(common::config());
+    let (status, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": "startpos", "moves": ["炮二平五", "H8+7", "h0g2"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let iccs: Vec<&str> = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].as_str().unwrap())
+        .collect();
+    assert_eq!(iccs, ["h2e2", "h9g7", "h0g2"]);
+    assert_eq!(body["side_to_move"], "black");
+    assert_eq!(body["last_move"]["chinese"], "马二进三");
+    let mut pos = Position::startpos();
+    for m in &iccs {
+        pos.play(pos.parse_uci(m).unwrap()).unwrap();
+    }
+    assert_eq!(body["fen"], pos.fen());
+}
+
+#[tokio::test]
+async fn checkmate_is_the_outcome() {
+    let base = common::start(common::config());
+    let fen = "4k4/9/9/4P4/9/9/8p/1R7/R8/3K5 w - - 0 1";
+    let (_, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": fen, "moves": ["a1a9", "e9e8", "b2b8"]}),
+    )
+    .await;
+    assert_eq!(body["outcome"]["winner"], "red");
+    assert_eq!(body["outcome"]["reason"], "checkmate");
+    assert_eq!(body["checked_general"], "e8");
+    assert_eq!(body["legal_moves"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn perpetual_check_loses() {
+    let base = common::start(common::config());
+    // Red checks with the chariot every move while black's general steps back and forth.
+    let fen = "3k5/9/9/9/9/9/9/9/R8/5K3 w - - 0 1";
+    let moves = [
+        "a1a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8", "d8d9", "a8a9",
+    ];
+    let (status, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": fen, "moves": moves}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let o = &body["outcome"];
+    assert_eq!(o["winner"], "black", "{o}");
+    assert_eq!(o["reason"], "perpetual_check");
+    assert!(o["rules"].as_str().unwrap().contains("Asian"));
+    // One move short of the third occurrence, the game goes on.
+    let (_, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": fen, "moves": &moves[..8]}),
+    )
+    .await;
+    assert!(body["outcome"].is_null());
+}
+
+#[tokio::test]
+async fn a_bad_fen_gets_the_cores_error() {
+    let base = common::start(common::config());
+    for fen in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1",
+        "nonsense",
+        "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "kk7/9/9/9/9/9/9/9/9/4K4 w",
+    ] {
+        let (status, body) = post(&base, "/api/v1/position", json!({"fen": fen})).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{fen}");
+        let (code, field, message) = error(&body);
+        assert_eq!((code, field), ("bad_fen", Some("fen")));
+        assert_eq!(message, Position::from_fen(fen).unwrap_err().to_string());
+    }
+}
+
+#[tokio::test]
+async fn an_illegal_move_gets_its_index_and_reason() {
+    let base = common::start(common::config());
+    let (status, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"moves": ["h2e2", "b9d8"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (code, field, message) = error(&body);
+    assert_eq!((code, field), ("illegal_move", Some("moves[1]")));
+    assert_eq!(body["error"]["index"], 1);
+    assert!(message.contains("leg is blocked"), "{message}");
+    // A move that leaves the general in check.
+    let fen = "4r4/3k5/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let (_, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": fen, "moves": ["a1a2"]}),
+    )
+    .await;
+    assert!(error(&body).2.contains("check"), "{body}");
+    // Text that names no legal move, and text in no notation.
+    let (_, body) = post(&base, "/api/v1/position", json!({"moves": ["炮二进五"]})).await;
+    assert_eq!(error(&body).0, "illegal_move");
+    let (status, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"moves": ["h2e2", "xyz!"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        (error(&body).0, error(&body).1),
+        ("bad_notation", Some("moves[1]"))
+    );
+}
+
+#[tokio::test]
+async fn garbage_bodies_get_a_4xx_naming_the_field() {
+    let base = common::start(common::config());
+    let client = Client::new();
+    for (body, status, code, field) in [
+        ("", 400, "bad_json", None),
+        ("not json", 400, "bad_json", None),
+        ("{\"fen\": ", 400, "bad_json", None),
+        ("{} trailing", 400, "bad_json", None),
+        ("[1, 2]", 422, "bad_field", Some("[0]")),
+        ("{\"moves\": 5}", 422, "bad_field", Some("moves")),
+        (
+            "{\"moves\": [\"h2e2\", 7]}",
+            422,
+            "bad_field",
+            Some("moves[1]"),
+        ),
+        ("{\"rules\": \"martian\"}", 422, "bad_field", Some("rules")),
+    ] {
+        let res = client
+            .post(format!("{base}/api/v1/position"))
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), status, "{body}");
+        let json: Value = res.json().await.unwrap();
+        assert_eq!(
+            (error(&json).0, error(&json).1),
+            (code, field),
+            "{body}: {json}"
+        );
+    }
+    let res = client
+        .post(format!("{base}/api/v1/move"))
+        .body("{\"limits\": {\"nodes\": \"many\"}}")
+        .send()
+        .await
+        .unwrap();
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(error(&json).1, Some("limits.nodes"), "{json}");
+    let res = client
+        .post(format!("{base}/api/v1/move"))
+        .body("{\"limits\": {\"nodez\": 5}}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422);
+}
+
+#[tokio::test]
+async fn a_huge_body_is_refused() {
+    let base = common::start(common::config());
+    let huge = format!("{{\"fen\": \"{}\"}}", "x".repeat(2 << 20));
+    let res = Client::new()
+        .post(format!("{base}/api/v1/position"))
+        .body(huge.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(error(&json).0, "body_too_large");
+    let res = Client::new()
+        .post(format!("{base}/api/v1/records"))
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn over_limit_requests_are_refused() {
+    let base = common::start(xiangqi_web::Config {
+        max_moves: 4,
+        ..common::config()
+    });
+    let d = xiangqi_web::Config::default();
+    let cases = [
+        (
+            json!({"limits": {"nodes": d.max_nodes + 1}}),
+            "limits.nodes",
+        ),
+        (
+            json!({"limits": {"depth": d.max_depth + 1}}),
+            "limits.depth",
+        ),
+        (
+            json!({"limits": {"movetime_ms": d.max_movetime_ms + 1}}),
+            "limits.movetime_ms",
+        ),
+        (json!({"multipv": d.max_multipv + 1}), "multipv"),
+        (json!({"multipv": 0}), "multipv"),
+        (json!({"limits": {"depth": 0}}), "limits.depth"),
+        (json!({"level": "grandmaster"}), "level"),
+        (
+            json!({"moves": ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]}),
+            "moves",
+        ),
+    ];
+    for (body, field) in cases {
+        let (status, answer) = post(&base, "/api/v1/move", body.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(error(&answer).1, Some(field), "{body}: {answer}");
+    }
+    let (_, answer) = post(
+        &base,
+        "/api/v1/position",
+        json!({"moves": ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]}),
+    )
+    .await;
+    assert_eq!(error(&answer).0, "over_limit");
+}
+
+#[tokio::test]
+async fn an_engine_move() {
+    let base = common::start(common::config());
+    let (status, body) = post(
+        &base,
+        "/api/v1/move",
+        json!({"moves": ["h2e2"], "limits": {"nodes": 20000}, "book": false}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["source"], "search");
+    let mut pos = Position::startpos();
+    pos.play(pos.parse_uci("h2e2").unwrap()).unwrap();
+    let best = pos
+        .parse_uci(body["best_move"]["iccs"].as_str().unwrap())
+        .expect("a legal move");
+    assert_eq!(body["best_move"]["chinese"], pos.to_chinese(best));
+    assert!(body["nodes"].as_u64().unwrap() <= 20000 + 2000, "{body}");
+    assert!(body["score"]["cp"].is_i64());
+    assert_eq!(body["pv"][0]["iccs"], body["best_move"]["iccs"]);
+    // The book answers the start position; a level answers within its node budget.
+    let (_, body) = post(&base, "/api/v1/move", json!({})).await;
+    assert_eq!(body["source"], "book");
+    assert!(!body["book"].as_array().unwrap().is_empty());
+    let (_, body) = post(
+        &base,
+        "/api/v1/move",
+        json!({"level": "beginner", "book": false, "seed": 7}),
+    )
+    .await;
+    assert_eq!(body["source"], "search");
+    assert!(body["nodes"].as_u64().unwrap() <= 400, "{body}");
+    // Mate in one is found and scored as a mate.
+    let fen = "4k4/9/9/4P4/9/9/8p/1R7/R8/3K5 w - - 0 1";
+    let (_, body) = post(
+        &base,
+        "/api/v1/move",
+        json!({"fen": fen, "moves": ["a1a9", "e9e8"], "limits": {"depth": 4}}),
+    )
+    .await;
+    assert_eq!(body["best_move"]["iccs"], "b2b8", "{body}");
+    assert_eq!(body["score"]["mate"], 1);
+    // MultiPV gives every line.
+    let (_, body) = post(
+        &base,
+        "/api/v1/move",
+        json!({"moves": ["h2e2"], "multipv": 3, "limits": {"depth": 4}}),
+    )
+    .await;
+    assert_eq!(body["lines"].as_array().unwrap().len(), 3, "{body}");
+    // A finished game has no move.
+    let (status, body) = post(
+        &base,
+        "/api/v1/move",
+        json!({"fen": fen, "moves": ["a1a9", "e9e8", "b2b8"]}),
+    )
+    .await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::UNPROCESSABLE_ENTITY, "game_over")
+    );
+}
+
+/// The events of an SSE body: (name, data).
+fn events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter_map(|block| {
+            let mut name = None;
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(n) = line.strip_prefix("event:") {
+                    name = Some(n.trim().to_string());
+                } else if let Some(d) = line.strip_prefix("data:") {
+                    data.push_str(d.trim());
+                }
+            }
+            Some((name?, serde_json::from_str(&data).ok()?))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_analysis_stream() {
+    let base = common::start(common::config());
+    let res = Client::new()
+        .post(format!("{base}/api/v1/analysis"))
+        .json(&json!({"moves": ["h2e2", "h9g7"], "multipv": 2, "limits": {"depth": 6}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let events = events(&res.text().await.unwrap());
+    let infos: Vec<&Value> = events
+        .iter()
+        .filter(|(n, _)| n == "info")
+        .map(|(_, d)| d)
+        .collect();
+    assert!(
+        infos.len() >= 6,
+        "one event per iteration and line: {}",
+        infos.len()
+    );
+    for depth in 1..=6 {
+        for line in 1..=2 {
+            assert!(
+                infos
+                    .iter()
+                    .any(|i| i["depth"] == depth && i["multipv"] == line),
+                "depth {depth} line {line}"
+            );
+        }
+    }
+    let (name, best) = events.last().unwrap();
+    assert_eq!(name, "bestmove");
+    assert_eq!(best["depth"], 6);
+    assert!(best["pv"][0]["chinese"].is_string());
+}
+
+/// Waits until no search runs and no stream is open (at most 2 s), and says how long it took.
+async fn until_idle(base: &str) {
+    let dropped = Instant::now();
+    loop {
+        let (_, health) = get(base, "/healthz").await;
+        if health["searches_running"] == 0 && health["streams_open"] == 0 {
+            break;
+        }
+        assert!(
+            dropped.elapsed() < Duration::from_secs(2),
+            "the search still runs: {health}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    println!(
+        "search stopped {:?} after the client went away",
+        dropped.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn a_dropped_stream_stops_its_search() {
+    let base = common::start(common::config());
+    let res = Client::new()
+        .post(format!("{base}/api/v1/analysis"))
+        .json(&json!({"moves": ["h2e2"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let mut body = res.bytes_stream();
+    let first = body.next().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).contains("event: info"));
+    let (_, health) = get(&base, "/healthz").await;
+    assert_eq!(
+        health["searches_running"], 1,
+        "an analysis without limits runs on"
+    );
+    drop(body);
+    until_idle(&base).await;
+}
+
+#[tokio::test]
+async fn a_dropped_move_request_stops_its_search() {
+    let base = common::start(common::config());
+    let request = Client::new()
+        .post(format!("{base}/api/v1/move"))
+        .json(&json!({"moves": ["h2e2"], "limits": {"movetime_ms": 10000}, "book": false}))
+        .send();
+    // Give up on the request after a moment: the connection closes.
+    assert!(tokio::time::timeout(Duration::from_millis(300), request)
+        .await
+        .is_err());
+    until_idle(&base).await;
+}
+
+#[tokio::test]
+async fn overload_gets_503_with_retry_after() {
+    let base = common::start(xiangqi_web::Config {
+        searches: 1,
+        queue: 1,
+        queue_wait_ms: 5_000,
+        ..common::config()
+    });
+    let long = || {
+        let base = base.clone();
+        tokio::spawn(async move {
+            post(
+                &base,
+                "/api/v1/move",
+                json!({"moves": ["h2e2"], "limits": {"movetime_ms": 1500}, "book": false}),
+            )
+            .await
+            .0
+        })
+    };
+    let running = long();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let queued = long();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let res = Client::new()
+        .post(format!("{base}/api/v1/move"))
+        .json(&json!({"moves": ["h2e2"], "limits": {"nodes": 1000}, "book": false}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(res.headers().get("retry-after").is_some());
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(error(&json).0, "busy");
+    assert_eq!(running.await.unwrap(), 200);
+    assert_eq!(queued.await.unwrap(), 200, "the queued request is served");
+    let (status, _) = post(
+        &base,
+        "/api/v1/move",
+        json!({"moves": ["h2e2"], "limits": {"nodes": 1000}, "book": false}),
+    )
+    .await;
+    assert_eq!(status, 200, "served again once the load is gone");
+}
+
+#[tokio::test]
+async fn streams_per_client_are_limited() {
+    let base = common::start(xiangqi_web::Config {
+        max_streams_per_client: 1,
+        ..common::config()
+    });
+    let open = || {
+        Client::new()
+            .post(format!("{base}/api/v1/analysis"))
+            .json(&json!({}))
+            .send()
+    };
+    let first = open().await.unwrap();
+    assert_eq!(first.status(), 200);
+    let second = open().await.unwrap();
+    assert_eq!(second.status(), StatusCode::TOO_MANY_REQUESTS);
+    let json: Value = second.json().await.unwrap();
+    assert_eq!(error(&json).0, "too_many_streams");
+}
+
+#[tokio::test]
+async fn notation_conversion() {
+    let base = common::start(common::config());
+    let rows: Vec<Vec<&str>> = include_str!("data/notation.tsv")
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    for game in ["A", "B"] {
+        let game_rows: Vec<&Vec<&str>> = rows.iter().filter(|r| r[0] == game).collect();
+        let fen = game_rows[0][2];
+        // Sent in Chinese, converted to ICCS and WXF.
+        let chinese: Vec<&str> = game_rows.iter().map(|r| r[5]).collect();
+        let (status, body) = post(
+            &base,
+            "/api/v1/notation",
+            json!({"fen": fen, "moves": chinese, "to": "iccs"}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let iccs: Vec<&str> = game_rows.iter().map(|r| r[3]).collect();
+        assert_eq!(body["converted"], json!(iccs));
+        let (_, body) = post(
+            &base,
+            "/api/v1/notation",
+            json!({"fen": fen, "moves": iccs, "to": "wxf"}),
+        )
+        .await;
+        // Fairy-Stockfish writes a sideways move with `=`, WXF's other form of `.`.
+        let wxf: Vec<String> = game_rows.iter().map(|r| r[7].replace('=', ".")).collect();
+        assert_eq!(body["converted"], json!(wxf));
+    }
+    let (status, body) = post(
+        &base,
+        "/api/v1/notation",
+        json!({"moves": ["h2e2"], "to": "klingon"}),
+    )
+    .await;
+    assert_eq!(
+        (status, error(&body).1),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("to"))
+    );
+}
+
+async fn upload(base: &str, bytes: &'static [u8]) -> (StatusCode, Value) {
+    let res = Client::new()
+        .post(format!("{base}/api/v1/records"))
+        .body(bytes)
+        .send()
+        .await
+        .unwrap();
+    (res.status(), res.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn reading_records() {
+    let base = common::start(common::config());
+    let (status, body) = upload(
+        &base,
+        include_bytes!("data/pgn_utf8_chinese_multigame_noresult.pgn"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["format"], "pgn");
+    assert_eq!(body["games"].as_array().unwrap().len(), 15);
+    assert_eq!(body["games"][0]["moves"][0]["iccs"], "h2e2");
+    // Big5, black moving first from a FEN.
+    let (status, body) = upload(
+        &base,
+        include_bytes!("data/pgn_big5_endgame_black_first.pgn"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let game = &body["games"][0];
+    assert_eq!(
+        game["start_fen"],
+        "4k4/4a4/5a3/3PR4/6r2/9/2pp5/9/4A4/4KA3 b - - 0 1"
+    );
+    assert_eq!(game["moves"].as_array().unwrap().len(), 43);
+    assert_eq!(game["result"], "0-1");
+    // XQF, its moves decoded independently (see xiangqi-records/tests/xqf.rs).
+    let (status, body) = upload(&base, include_bytes!("data/xqf10_sample_1997.xqf")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["format"], "xqf");
+    let moves: Vec<&str> = body["games"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        moves.join(" "),
+        "c3c4 h9g7 g3g4 b7c7 c0e2 b9a7 b0c2 a9b9 a0b0 b9b5 b2a2 b5h5 h2h7 c7h7 h0g2 i9h9"
+    );
+    // Garbage, an empty body, and a broken XQF.
+    for bytes in [&b"\x00\x01garbage"[..], b"", b"XQ\x0a\x00broken"] {
+        let (status, body) = upload(&base, bytes).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bytes:?}");
+        assert_eq!(error(&body).0, "bad_record");
+    }
+}
+
+#[tokio::test]
+async fn pgn_round_trip() {
+    let base = common::start(common::config());
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    let res = Client::new()
+        .post(format!("{base}/api/v1/pgn"))
+        .json(&json!({"moves": moves, "tags": [["Red", "许银川"], ["Black", "吕钦"]]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    assert!(
+        text.contains("[Red \"许银川\"]") && text.contains("炮二平五"),
+        "{text}"
+    );
+    let back = Client::new()
+        .post(format!("{base}/api/v1/records"))
+        .body(text)
+        .send()
+        .await
+        .unwrap();
+    let body: Value = back.json().await.unwrap();
+    let read: Vec<&str> = body["games"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].as_str().unwrap())
+        .collect();
+    assert_eq!(read, moves);
+    let (status, body) = post(&base, "/api/v1/pgn", json!({"tags": [["Bad Name", "x"]]})).await;
+    assert_eq!(
+        (status, error(&body).1),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("tags[0]"))
+    );
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_get_json() {
+    let base = common::start(common::config());
+    let (status, body) = get(&base, "/api/v1/nothing").await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::NOT_FOUND, "not_found")
+    );
+    let (status, body) = get(&base, "/api/v1/position").await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
+    );
+}
+
+#[tokio::test]
+async fn a_panic_in_a_request_does_not_take_the_server_down() {
+    use axum::routing::get as route_get;
+    let state = xiangqi_web::AppState::new(common::config());
+    let router = axum::Router::new()
+        .route(
+            "/boom",
+            route_get(|| async { panic!("boom") as &'static str }),
+        )
+        .route("/fine", route_get(|| async { "fine" }));
+    let app = xiangqi_web::harden(router, &state).with_state(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (status, body) = get(&base, "/boom").await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+    );
+    let fine = reqwest::get(format!("{base}/fine")).await.unwrap();
+    assert_eq!(fine.text().await.unwrap(), "fine");
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// No body, however broken, gets a 5xx: bytes, and JSON with random FEN and move text.
+        #[test]
+        fn never_a_5xx(bytes in proptest::collection::vec(any::<u8>(), 0..200), fen in ".{0,60}", mv in ".{0,8}") {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let base = BASE.with(|b| b.clone());
+            rt.block_on(async {
+                for path in ["/api/v1/position", "/api/v1/move", "/api/v1/notation", "/api/v1/records", "/api/v1/pgn"] {
+                    let res = Client::new().post(format!("{base}{path}")).body(bytes.clone()).send().await.unwrap();
+                    prop_assert!(res.status().as_u16() < 500, "{path}: {}", res.status());
+                }
+                let body = json!({"fen": fen, "moves": [mv], "limits": {"nodes": 50}});
+                for path in ["/api/v1/position", "/api/v1/move", "/api/v1/notation"] {
+                    let res = Client::new().post(format!("{base}{path}")).json(&body).send().await.unwrap();
+                    prop_assert!(res.status().as_u16() < 500, "{path} {body}: {}", res.status());
+                }
+                Ok(())
+            })?;
+        }
+    }
+
+    thread_local! {
+        static BASE: String = common::start(common::config());
+    }
+}
+
+#[tokio::test]
+async fn a_client_slow_with_its_headers_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let base = common::start(xiangqi_web::Config {
+        header_timeout_ms: 300,
+        ..common::config()
+    });
+    let mut stream = tokio::net::TcpStream::connect(base.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    stream
+        .write_all(b"POST /api/v1/position HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let began = Instant::now();
+    let mut buf = Vec::new();
+    // The server closes the connection (after a 408, or without a word).
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the connection stays open");
+    assert!(
+        began.elapsed() >= Duration::from_millis(250),
+        "{:?}",
+        began.elapsed()
+    );
+    let answer = String::from_utf8_lossy(&buf);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    // Others are served meanwhile.
+    let (status, _) = get(&base, "/healthz").await;
+    assert_eq!(status, 200);
+}
