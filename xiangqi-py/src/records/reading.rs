@@ -1,6 +1,10 @@
 //! Reading: `read` (any format, detected; from bytes or a path), the per-format readers,
 //! and `Records`, what a read returns.
 
+// `ReadError` (a warning with its place, about 160 bytes) comes once per file read, as
+// in `xiangqi-records`: not worth a box.
+#![allow(clippy::result_large_err)]
+
 use super::game::Game;
 use super::warning::RecordWarning;
 use super::{format_arg, record_bytes};
