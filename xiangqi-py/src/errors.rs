@@ -30,14 +30,21 @@ create_exception!(
 );
 create_exception!(
     xiangqi,
-    PgnError,
+    RecordError,
     XiangqiError,
+    "A game record that cannot be read, or (strict mode) one with a warning; `.warning` \
+     is the `RecordWarning` (kind, message, place) and `.format` the format."
+);
+create_exception!(
+    xiangqi,
+    PgnError,
+    RecordError,
     "A PGN record that cannot be read (the message gives line and column)."
 );
 create_exception!(
     xiangqi,
     XqfError,
-    XiangqiError,
+    RecordError,
     "An XQF record that cannot be read (the message gives the byte offset)."
 );
 

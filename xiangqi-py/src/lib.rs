@@ -2,7 +2,8 @@
 //!
 //! The Python module `xiangqi` (built with maturin into an abi3 wheel for CPython 3.9+):
 //! the rules of `xiangqi-core` (boards, moves, FEN, notation, the end of the game with the
-//! repetition rules), records of `xiangqi-records` (PGN, XQF), the engine of
+//! repetition rules), records of `xiangqi-records` (every format it reads, with variations; PGN, XQF, UBB and
+//! CBF written), the engine of
 //! `xiangqi-search`, and encodings for machine learning. Every error is a Python exception
 //! (a `ValueError` subclass with the core's message), never a crash of the interpreter.
 //!
@@ -40,6 +41,9 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::SearchResult>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<records::Game>()?;
+    m.add_class::<records::GameNode>()?;
+    m.add_class::<records::Records>()?;
+    m.add_class::<records::RecordWarning>()?;
     m.add_function(wrap_pyfunction!(moves::square, m)?)?;
     m.add_function(wrap_pyfunction!(moves::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(moves::parse_square, m)?)?;
@@ -51,6 +55,15 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::read_from_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_from_xqf, m)?)?;
     m.add_function(wrap_pyfunction!(records::write_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(records::read, m)?)?;
+    m.add_function(wrap_pyfunction!(records::read_ubb, m)?)?;
+    m.add_function(wrap_pyfunction!(records::read_cbf, m)?)?;
+    m.add_function(wrap_pyfunction!(records::read_cbr, m)?)?;
+    m.add_function(wrap_pyfunction!(records::write, m)?)?;
+    m.add_function(wrap_pyfunction!(records::write_xqf, m)?)?;
+    m.add_function(wrap_pyfunction!(records::write_ubb, m)?)?;
+    m.add_function(wrap_pyfunction!(records::write_cbf, m)?)?;
+    m.add_function(wrap_pyfunction!(records::ecco_name, m)?)?;
     m.add("XiangqiError", py.get_type::<errors::XiangqiError>())?;
     m.add("FenError", py.get_type::<errors::FenError>())?;
     m.add(
@@ -58,6 +71,7 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::IllegalMoveError>(),
     )?;
     m.add("NotationError", py.get_type::<errors::NotationError>())?;
+    m.add("RecordError", py.get_type::<errors::RecordError>())?;
     m.add("PgnError", py.get_type::<errors::PgnError>())?;
     m.add("XqfError", py.get_type::<errors::XqfError>())?;
     Ok(())
