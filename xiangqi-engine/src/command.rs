@@ -341,9 +341,9 @@ fn parse_position(
     Ok(PositionSpec { fen, moves })
 }
 
-/// Coordinate move text: `h2e2` or ICCS `H2-E2`.
+/// Coordinate move text: `h2e2`, ICCS `H2-E2`, or 1-based `a10a9`.
 pub fn looks_like_move(w: &str) -> bool {
-    w.parse::<xiangqi_core::UciMove>().is_ok()
+    crate::notation::looks_like_move(w)
 }
 
 fn parse_go(words: &[&str], protocol: Protocol, warnings: &mut Vec<String>) -> GoParams {

@@ -346,12 +346,26 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             score
         };
+        let depth = w.completed_depth.max(1);
+        // The root is searched outside the table (its moves are ordered by their own
+        // scores); store what the search found there, so that a probe of the position just
+        // searched (UCCI's `probe`) reads its answer.
+        let mut eval = self.evaluator.clone();
+        eval.reset(root);
+        self.tt.store(
+            root.key(),
+            Some(best.mv),
+            score_to_tt(score, 0),
+            eval.evaluate(root).0,
+            depth as i32,
+            tt::Bound::Exact,
+        );
         SearchResult {
             best_move: Some(best.mv),
             ponder_move: best.pv.get(1).copied(),
             score: Score(score),
             pv: best.pv.to_vec(),
-            depth: w.completed_depth.max(1),
+            depth,
             nodes,
         }
     }

@@ -383,14 +383,22 @@ mod tests {
         let pos = Position::startpos();
         assert_eq!(tt.probe_position(&pos), None);
         let m = pos.parse_uci("h2e2").unwrap();
-        tt.store(pos.key(), Some(m), score_to_tt(Score::mate_in(7).0, 3), 5, 9, Bound::Exact);
+        tt.store(
+            pos.key(),
+            Some(m),
+            score_to_tt(Score::mate_in(7).0, 3),
+            5,
+            9,
+            Bound::Exact,
+        );
         let view = TableView::new(Arc::new(tt));
         let p = view.probe(&pos).unwrap();
         assert_eq!(p.best_move, Some(m));
         assert_eq!(p.score, Score::mate_in(4));
         assert_eq!((p.depth, p.bound), (9, Bound::Exact));
         // A move that is not legal in the position is not reported.
-        view.0.store(pos.key(), Some(mv(0, 89)), 0, 0, 20, Bound::Exact);
+        view.0
+            .store(pos.key(), Some(mv(0, 89)), 0, 0, 20, Bound::Exact);
         assert_eq!(view.probe(&pos).unwrap().best_move, None);
     }
 
