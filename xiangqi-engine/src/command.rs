@@ -195,6 +195,12 @@ pub fn parse(line: &str, protocol: Protocol) -> Result<Parsed, CommandError> {
         "debug" => Command::Debug(words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("on"))),
         "setoption" => parse_setoption(&words, protocol)?,
         "position" => Command::Position(parse_position("position", &words, &mut warnings)?),
+        // The Cyclone dialect (uci2wb's UCI for xiangqi): `fen <FEN> moves ...`.
+        "fen" | "startpos" => {
+            let mut full = vec!["position"];
+            full.extend_from_slice(&words);
+            Command::Position(parse_position("position", &full, &mut warnings)?)
+        }
         "probe" => Command::Probe(parse_position("probe", &words, &mut warnings)?),
         "banmoves" => Command::BanMoves(words[1..].iter().map(|w| w.to_string()).collect()),
         "go" => Command::Go(parse_go(&words, protocol, &mut warnings)),

@@ -3,8 +3,9 @@
 //! and this session; what differs in UCCI (its handshake, clocks, `probe`, `banmoves`, the
 //! draw offer) is in [`crate::ucci`].
 //!
-//! A GUI that sets `UCI_Variant` (the multi-variant GUIs built on Fairy-Stockfish) speaks
-//! Fairy-Stockfish's dialect: moves number the ranks 1 to 10 ([`Ranks::FromOne`]).
+//! Moves number the ranks 0 to 9 (Pikafish, and uci2wb's dialect); a GUI that sends a move
+//! with rank 10 (`a10a9`, the multi-variant GUIs built on Fairy-Stockfish) is answered in
+//! Fairy-Stockfish's numbering, 1 to 10 ([`Ranks::FromOne`]), for the rest of the session.
 
 use crate::bench;
 use crate::command::{self, Command, GoParams, PositionSpec, Protocol};
@@ -80,6 +81,7 @@ impl Session {
 
     /// Handles one input line. Returns `false` when the engine should exit.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        self.detect_ranks(line);
         let parsed = match command::parse(line, self.protocol) {
             Ok(p) => p,
             Err(e) => {
@@ -171,14 +173,7 @@ impl Session {
             .collect();
         if key == "ucivariant" {
             match value.map(str::trim) {
-                Some(v) if VARIANTS.iter().any(|x| x.eq_ignore_ascii_case(v)) => {
-                    // Only the multi-variant GUIs of Fairy-Stockfish's family send this, and
-                    // they write xiangqi moves as it does.
-                    self.ranks = Ranks::FromOne;
-                    self.info(&format!(
-                        "variant {v}: moves now number the ranks 1 to 10, as Fairy-Stockfish's UCI"
-                    ));
-                }
+                Some(v) if VARIANTS.iter().any(|x| x.eq_ignore_ascii_case(v)) => {}
                 other => self.info(&format!(
                     "UCI_Variant: {:?} is not supported; this engine plays {}",
                     other.unwrap_or(""),
@@ -190,6 +185,18 @@ impl Session {
         match self.core.set_option(name, value) {
             Ok(notes) => notes.iter().for_each(|n| self.info(n)),
             Err(e) => self.info(&e),
+        }
+    }
+
+    /// Switches to 1-based ranks when a command has a move with rank 10.
+    fn detect_ranks(&mut self, line: &str) {
+        if self.ranks == Ranks::FromZero
+            && line
+                .split_whitespace()
+                .any(|w| w.len() > 4 && w.contains("10") && notation::looks_like_move(w))
+        {
+            self.ranks = Ranks::FromOne;
+            self.info("moves now number the ranks 1 to 10, as Fairy-Stockfish's UCI does");
         }
     }
 
