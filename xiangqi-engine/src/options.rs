@@ -159,6 +159,8 @@ const IGNORED: &[&str] = &[
     "syzygypath",
     "drawmoves",
     "mateThreatdepth",
+    "loadbook",
+    "evalapi",
 ];
 
 /// Lowercase, without spaces and underscores: how option names are compared.
