@@ -92,8 +92,11 @@ pub enum Command {
     Go(GoParams),
     /// `stop`.
     Stop,
-    /// `ponderhit` (UCCI: also `ponderhit draw`).
-    PonderHit,
+    /// `ponderhit`; UCCI's `ponderhit draw` (the opponent offers a draw) sets `draw`.
+    PonderHit {
+        /// A draw is offered with the move.
+        draw: bool,
+    },
     /// `quit`.
     Quit,
     /// UCCI `banmoves`: moves the next search must not play.
@@ -187,7 +190,9 @@ pub fn parse(line: &str, protocol: Protocol) -> Result<Parsed, CommandError> {
         "isready" => Command::IsReady,
         "ucinewgame" => Command::NewGame,
         "stop" => Command::Stop,
-        "ponderhit" => Command::PonderHit,
+        "ponderhit" => Command::PonderHit {
+            draw: words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("draw")),
+        },
         "quit" | "exit" => Command::Quit,
         "d" | "display" => Command::Display,
         "eval" => Command::Eval,

@@ -7,13 +7,13 @@
 //! ([`Core::sync`] for queued option changes, [`Core::stop_and_wait`] before a new search).
 
 use crate::options::{Change, Options};
-use crate::worker::{self, Configure, Job, Report, SearchJob, Shared};
+use crate::worker::{self, Configure, Flags, Job, Report, SearchJob, Shared};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use xiangqi_core::{Game, Move, Position};
-use xiangqi_search::{Clock, Limits, TtProbe};
+use xiangqi_search::{Clock, Limits, StopHandle, TtProbe};
 
 /// Where the engine writes its lines (stdout in the binary, a buffer in tests).
 pub type Sink = Arc<dyn Fn(&str) + Send + Sync>;
@@ -134,23 +134,22 @@ impl Core {
 
     /// Asks the running search, if any, to stop (and release a held end).
     pub fn stop(&self) {
-        let mut f = self.shared.lock();
-        if f.searching {
-            f.stop = true;
-            if let Some(h) = &f.handle {
-                h.stop();
-            }
-            self.shared.changed.notify_all();
-        }
+        self.signal(|f| f.stop = true, StopHandle::stop);
     }
 
     /// The opponent played the move being pondered on: the search's clock starts.
     pub fn ponderhit(&self) {
+        self.signal(|f| f.ponderhit = true, StopHandle::ponderhit);
+    }
+
+    /// Marks the flags of the running search (for a search not yet begun) and tells its
+    /// stop handle (for one under way).
+    fn signal(&self, mark: fn(&mut Flags), tell: fn(&StopHandle)) {
         let mut f = self.shared.lock();
         if f.searching {
-            f.ponderhit = true;
+            mark(&mut f);
             if let Some(h) = &f.handle {
-                h.ponderhit();
+                tell(h);
             }
             self.shared.changed.notify_all();
         }

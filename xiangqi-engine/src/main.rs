@@ -43,7 +43,7 @@ enum Event {
 /// The protocol front end in use.
 enum Front {
     /// UCI, and UCCI after `ucci`.
-    Uci(uci::Session),
+    Uci(Box<uci::Session>),
     /// CECP after `xboard`.
     Cecp(cecp::Cecp),
 }
@@ -94,7 +94,7 @@ fn main() {
         })
     };
 
-    let mut front = Some(Front::Uci(session));
+    let mut front = Some(Front::Uci(Box::new(session)));
     while let Ok(event) = rx.recv() {
         let Some(current) = front.take() else { break };
         let (next, go_on) = step(current, event, &wake);

@@ -14,6 +14,8 @@ use crate::notation::{self, Ranks};
 use crate::output;
 use crate::ucci;
 use crate::worker::{Finished, Report};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use xiangqi_core::{Color, Game, Move, Position};
 use xiangqi_eval::Evaluator;
 use xiangqi_search::{Info, Limits};
@@ -28,6 +30,8 @@ pub struct Session {
     pub(crate) game: Game,
     pub(crate) banned: Vec<Move>,
     pub(crate) ranks: Ranks,
+    /// Whether a draw is offered to the running search (shared with its report).
+    draw_offered: Arc<AtomicBool>,
 }
 
 /// Writes a search's lines in UCI or UCCI form.
@@ -35,8 +39,8 @@ struct UciReport {
     out: Sink,
     protocol: Protocol,
     ranks: Ranks,
-    /// UCCI `go draw`: answer with `draw` when the score says a draw is welcome.
-    draw_offered: bool,
+    /// UCCI `go draw` or `ponderhit draw`: answer with `draw` when a draw is welcome.
+    draw_offered: Arc<AtomicBool>,
 }
 
 impl Report for UciReport {
@@ -44,7 +48,8 @@ impl Report for UciReport {
         (self.out)(&output::info_line(info, self.protocol, self.ranks));
     }
     fn finished(&mut self, end: &Finished) {
-        let extra = (self.draw_offered && ucci::accepts_draw(end.score)).then_some("draw");
+        let offered = self.draw_offered.load(Ordering::SeqCst);
+        let extra = (offered && ucci::accepts_draw(end.score)).then_some("draw");
         (self.out)(&output::bestmove_line(
             end.best,
             end.ponder,
@@ -72,6 +77,7 @@ impl Session {
             game: Game::new(Position::startpos()),
             banned: Vec::new(),
             ranks: Ranks::FromZero,
+            draw_offered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -127,7 +133,12 @@ impl Session {
             }
             Command::Go(go) => self.go(go),
             Command::Stop => self.core.stop(),
-            Command::PonderHit => self.core.ponderhit(),
+            Command::PonderHit { draw } => {
+                if draw {
+                    self.draw_offered.store(true, Ordering::SeqCst);
+                }
+                self.core.ponderhit();
+            }
             Command::Quit => {
                 self.core.shutdown();
                 if self.protocol == Protocol::Ucci {
@@ -272,11 +283,13 @@ impl Session {
                 return;
             }
         }
+        // A fresh flag per search: a `ponderhit draw` concerns the search it arrives in.
+        self.draw_offered = Arc::new(AtomicBool::new(go.draw_offered));
         let report = Box::new(UciReport {
             out: self.core.sink(),
             protocol: self.protocol,
             ranks: self.ranks,
-            draw_offered: go.draw_offered,
+            draw_offered: Arc::clone(&self.draw_offered),
         });
         if let Err(e) = self.core.search(&self.game, limits, hold, report) {
             self.info(e);
@@ -374,7 +387,7 @@ impl Session {
 mod fuzz {
     use super::*;
     use proptest::prelude::*;
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
 
     fn command() -> impl Strategy<Value = String> {
         let word = "[a-i][0-9][a-i][0-9]";

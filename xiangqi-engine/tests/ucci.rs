@@ -128,13 +128,27 @@ fn stop_ponderhit_probe_and_no_move() {
     legal_bestmove(&best, game_after(None, "h2e2").position());
 
     e.send("go ponder depth 2");
+    let mut seen = Vec::new();
     match e.is_quiet_for(Duration::from_millis(300)) {
         Ok(()) => {}
-        Err(l) => assert!(!l.starts_with("bestmove"), "{l}"),
+        Err(l) => {
+            assert!(!l.starts_with("bestmove"), "{l}");
+            seen.push(l);
+        }
     }
+    // A draw offered with the ponder hit is accepted when the engine does not expect to
+    // win (a score below 50), with `bestmove ... draw`.
     e.send("ponderhit draw");
-    let (_, best) = e.read_bestmove();
+    let (lines, best) = e.read_bestmove();
+    seen.extend(lines);
     legal_bestmove(&best, game_after(None, "h2e2").position());
+    let score: i32 = seen
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| info_field(l, "score")?.parse().ok())
+        .next_back()
+        .expect("an info line with a score");
+    assert_eq!(best.ends_with(" draw"), score < 50, "{seen:?}");
 
     // A probe reads the hash table: a position never searched is unknown; after a search
     // of a position where red mates at once (mates.epd), its best move and a winning value.

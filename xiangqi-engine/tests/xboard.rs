@@ -69,14 +69,16 @@ impl Display {
                 .stderr(Stdio::null())
                 .spawn()
                 .expect("Xvfb starts");
+            // Killed and waited for on drop, whatever happens next.
+            let display = Display { child, name };
             let start = Instant::now();
             while start.elapsed() < Duration::from_secs(20) {
                 if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
-                    return Display { child, name };
+                    return display;
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }
-            panic!("Xvfb did not open display {name}");
+            panic!("Xvfb did not open display {}", display.name);
         }
         panic!("no free X display number");
     }
