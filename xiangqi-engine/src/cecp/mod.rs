@@ -322,8 +322,9 @@ impl Cecp {
             return;
         }
         if let Some(outcome) = game.outcome(self.rules()) {
-            self.shared.claim(&outcome, &*self.core.sink());
-            return;
+            if self.shared.claim(&outcome, &*self.core.sink()) {
+                return;
+            }
         }
         if let Some(m) = self.core.book_move(game.position()) {
             self.shared

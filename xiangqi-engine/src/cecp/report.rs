@@ -6,7 +6,9 @@ use crate::core::Sink;
 use crate::worker::{Finished, Report};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use xiangqi_core::{Color, Game, GameOutcome, Move, RuleSet};
+use xiangqi_core::{
+    Color, Game, GameEndReason, GameOutcome, Move, RepetitionVerdict, RuleSet, Violation,
+};
 use xiangqi_eval::Score;
 use xiangqi_search::Info;
 
@@ -104,11 +106,27 @@ impl Shared {
     }
 
     /// Writes the claim of `outcome` (`1-0 {...}`, `0-1 {...}`, `1/2-1/2 {...}`).
-    pub(crate) fn claim(&self, outcome: &GameOutcome, out: &dyn Fn(&str)) {
-        if self.over.swap(true, Ordering::SeqCst) {
-            return;
+    ///
+    /// A loss by perpetual chase (or, under Chinese rules, by mate threats) is not claimed,
+    /// only noted: XBoard checks claims (`-testClaims`) and judges chases by its own reading
+    /// of the rules, and a claim it does not share forfeits the game. The engine plays on;
+    /// XBoard ends the game as it sees it. Returns whether the game is over (claimed now or
+    /// before).
+    pub(crate) fn claim(&self, outcome: &GameOutcome, out: &dyn Fn(&str)) -> bool {
+        if let GameEndReason::Repetition(RepetitionVerdict::Loss { violation, .. }) =
+            &outcome.reason
+        {
+            if *violation != Violation::PerpetualCheck {
+                out(&format!(
+                    "# {outcome}; not claimed: chases are left to the GUI"
+                ));
+                return false;
+            }
         }
-        out(&result_line(outcome));
+        if !self.over.swap(true, Ordering::SeqCst) {
+            out(&result_line(outcome));
+        }
+        true
     }
 
     /// Plays `m` for the engine, writes it, and claims the result if the game ended.
@@ -124,7 +142,7 @@ impl Shared {
         }
         out(&format!("move {m}"));
         if let Some(o) = game.outcome(rules) {
-            self.claim(&o, out);
+            let _ = self.claim(&o, out);
         }
     }
 
@@ -222,7 +240,7 @@ impl Report for CecpReport {
                 // No legal move: the game is over, and the engine lost it.
                 let outcome = self.shared.game().outcome(self.rules);
                 if let Some(o) = outcome {
-                    self.shared.claim(&o, &*self.out);
+                    let _ = self.shared.claim(&o, &*self.out);
                 }
             }
         }
@@ -237,7 +255,6 @@ impl Report for CecpReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi_core::GameEndReason;
 
     #[test]
     fn scores_and_results() {
@@ -249,5 +266,28 @@ mod tests {
             reason: GameEndReason::Checkmate,
         };
         assert_eq!(result_line(&o), "0-1 {black wins by checkmate}");
+        let shared = Shared::new(Game::default(), Arc::new(|| {}));
+        let said = Mutex::new(Vec::<String>::new());
+        let out = |l: &str| said.lock().unwrap().push(l.to_string());
+        let loss = |violation| GameOutcome {
+            winner: Some(Color::Red),
+            reason: GameEndReason::Repetition(RepetitionVerdict::Loss {
+                loser: Color::Black,
+                violation,
+                moves: Default::default(),
+                target: None,
+            }),
+        };
+        // A chase is noted, not claimed; a perpetual check is claimed, once.
+        assert!(!shared.claim(&loss(Violation::PerpetualChase), &out));
+        assert!(!shared.is_over());
+        assert!(shared.claim(&loss(Violation::PerpetualCheck), &out));
+        assert!(shared.claim(&loss(Violation::PerpetualCheck), &out));
+        let said = said.lock().unwrap();
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(
+            said[0].starts_with("# ") && said[1].starts_with("1-0 {"),
+            "{said:?}"
+        );
     }
 }
