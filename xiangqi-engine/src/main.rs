@@ -23,6 +23,7 @@ mod core;
 mod notation;
 mod options;
 mod output;
+mod session;
 mod ucci;
 mod uci;
 mod worker;
@@ -43,7 +44,7 @@ enum Event {
 /// The protocol front end in use.
 enum Front {
     /// UCI, and UCCI after `ucci`.
-    Uci(Box<uci::Session>),
+    Uci(Box<session::Session>),
     /// CECP after `xboard`.
     Cecp(cecp::Cecp),
 }
@@ -55,7 +56,7 @@ fn main() {
         let _ = writeln!(stdout, "{line}");
         let _ = stdout.flush();
     });
-    let mut session = uci::Session::new(out);
+    let mut session = session::Session::new(out);
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     if !args.is_empty() {

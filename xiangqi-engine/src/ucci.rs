@@ -15,7 +15,7 @@ use crate::command::{GoParams, PositionSpec, Protocol};
 use crate::core::{AUTHOR, NAME};
 use crate::notation;
 use crate::output;
-use crate::uci::Session;
+use crate::session::Session;
 use xiangqi_core::Move;
 use xiangqi_eval::Score;
 use xiangqi_search::{Bound, Clock};

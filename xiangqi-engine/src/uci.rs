@@ -8,31 +8,21 @@
 //! Fairy-Stockfish's numbering, 1 to 10 ([`Ranks::FromOne`]), for the rest of the session.
 
 use crate::bench;
-use crate::command::{self, Command, GoParams, PositionSpec, Protocol};
-use crate::core::{self, Core, Sink, AUTHOR, NAME};
+use crate::command::{self, Command, GoParams, Protocol};
+use crate::core::{self, Sink, AUTHOR, NAME};
 use crate::notation::{self, Ranks};
 use crate::output;
+use crate::session::Session;
 use crate::ucci;
 use crate::worker::{Finished, Report};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use xiangqi_core::{Color, Game, Move, Position};
+use xiangqi_core::Color;
 use xiangqi_eval::Evaluator;
 use xiangqi_search::{Info, Limits};
 
 /// The variants `UCI_Variant` offers.
 pub const VARIANTS: &[&str] = &["xiangqi"];
-
-/// A UCI (or UCCI) session.
-pub struct Session {
-    pub(crate) core: Core,
-    pub(crate) protocol: Protocol,
-    pub(crate) game: Game,
-    pub(crate) banned: Vec<Move>,
-    pub(crate) ranks: Ranks,
-    /// Whether a draw is offered to the running search (shared with its report).
-    draw_offered: Arc<AtomicBool>,
-}
 
 /// Writes a search's lines in UCI or UCCI form.
 struct UciReport {
@@ -64,27 +54,6 @@ impl Report for UciReport {
 }
 
 impl Session {
-    /// A session writing to `out`, in UCI until the GUI says `ucci`.
-    pub fn new(out: Sink) -> Session {
-        Session::with_core(Core::new(out))
-    }
-
-    /// A session over an engine core already running.
-    pub fn with_core(core: Core) -> Session {
-        Session {
-            core,
-            protocol: Protocol::Uci,
-            game: Game::new(Position::startpos()),
-            banned: Vec::new(),
-            ranks: Ranks::FromZero,
-            draw_offered: Arc::new(AtomicBool::new(false)),
-        }
-    }
-
-    pub(crate) fn info(&self, text: &str) {
-        self.core.say(&format!("info string {text}"));
-    }
-
     /// Handles one input line. Returns `false` when the engine should exit.
     pub fn handle_line(&mut self, line: &str) -> bool {
         self.detect_ranks(line);
@@ -165,17 +134,6 @@ impl Session {
         true
     }
 
-    /// Stops any search and ends the search thread.
-    pub fn shutdown(&mut self) {
-        self.core.shutdown();
-    }
-
-    /// The engine core, for another protocol to go on with (after `xboard`).
-    pub fn into_core(self) -> Core {
-        self.core.stop_and_wait();
-        self.core
-    }
-
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key: String = name
             .chars()
@@ -209,54 +167,6 @@ impl Session {
             self.ranks = Ranks::FromOne;
             self.info("moves now number the ranks 1 to 10, as Fairy-Stockfish's UCI does");
         }
-    }
-
-    /// The legal move `text` names in `pos`, in this session's rank numbering.
-    pub(crate) fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
-        notation::parse(pos, text, self.ranks)
-    }
-
-    /// The game a `position`/`probe` command describes. On a bad FEN, reports it and returns
-    /// `None`; on a bad move, reports it and keeps the moves before it.
-    pub(crate) fn build_game(&self, spec: &PositionSpec, command: &str) -> Option<Game> {
-        let start = match &spec.fen {
-            None => Position::startpos(),
-            Some(fen) => match Position::from_fen(fen) {
-                Ok(p) => p,
-                Err(e) => {
-                    // A FEN of the board alone: assume red to move.
-                    match (
-                        fen.split_whitespace().count(),
-                        Position::from_fen(&format!("{fen} w")),
-                    ) {
-                        (1, Ok(p)) => p,
-                        _ => {
-                            self.info(&format!(
-                                "{command}: bad FEN: {e}; the position is unchanged"
-                            ));
-                            return None;
-                        }
-                    }
-                }
-            },
-        };
-        let mut game = Game::new(start);
-        for (i, text) in spec.moves.iter().enumerate() {
-            match self.parse_move(game.position(), text) {
-                Ok(m) => {
-                    // The move was checked legal, so play cannot fail.
-                    let _ = game.play(m);
-                }
-                Err(e) => {
-                    self.info(&format!(
-                        "{command}: move {} {text:?}: {e}; it and the moves after it are ignored",
-                        i + 1
-                    ));
-                    break;
-                }
-            }
-        }
-        Some(game)
     }
 
     fn go(&mut self, go: GoParams) {

@@ -3,7 +3,7 @@
 //! writes in its own form. The main thread talks to it through a job channel and the shared
 //! [`Flags`]. This module knows no protocol.
 
-use crate::options::{Options, RepetitionRule};
+use crate::options::Options;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -101,10 +101,7 @@ pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
 
 /// Passes the rule options to the searcher.
 pub(crate) fn apply_rules(s: &mut Searcher, o: &Options) {
-    s.set_rules(match o.repetition {
-        RepetitionRule::Asian => xiangqi_core::RuleSet::Asian,
-        RepetitionRule::Chinese => xiangqi_core::RuleSet::Chinese,
-    });
+    s.set_rules(o.repetition.rules());
 }
 
 /// Plies of history kept when the sixty-move rule is off (enough for any repetition cycle

@@ -15,7 +15,6 @@ mod parse;
 mod report;
 
 use crate::core::{Core, NAME};
-use crate::options::RepetitionRule;
 use parse::{Cmd, TimeControl};
 use report::{CecpReport, Mode, Shared};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -258,10 +257,7 @@ impl Cecp {
     }
 
     fn rules(&self) -> RuleSet {
-        match self.core.options.repetition {
-            RepetitionRule::Asian => RuleSet::Asian,
-            RepetitionRule::Chinese => RuleSet::Chinese,
-        }
+        self.core.options.repetition.rules()
     }
 
     fn running_mode(&self) -> Option<Mode> {
@@ -388,7 +384,9 @@ impl Cecp {
             // Moves the side to move has played in this game.
             let differ = game.start_position().side_to_move() != pos.side_to_move();
             let played = (game.moves().len() + usize::from(differ)) / 2;
-            self.level.moves - (played as u32 % self.level.moves)
+            // One move more than are left in the session: the last move before the control
+            // then keeps half the clock instead of a tenth, a reserve for the GUI's lag.
+            self.level.moves - (played as u32 % self.level.moves) + 1
         });
         limits.clock = Some(self.core.clock(time_ms, self.level.inc_ms, moves_to_go));
         limits
