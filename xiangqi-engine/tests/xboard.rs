@@ -124,6 +124,10 @@ fn xboard_match(
         "-sd".into(),
         dir.display().to_string(),
     ];
+    // A debug build on a busy machine answers later than XBoard's clock expects: keep
+    // back more than the default 10 ms for lag (the timing runs in docs/ENGINE.md use the
+    // default, with a release build).
+    args.extend(["-firstOptions".into(), "Move Overhead=150".into()]);
     args.extend(engine_args.iter().cloned());
     let mut child = Command::new(xboard)
         .args(&args)
@@ -227,9 +231,16 @@ fn check_games(text: &str, ours: &str) -> usize {
         let comment = moves
             .rsplit_once('{')
             .map_or("", |(_, c)| c.split('}').next().unwrap_or(""));
+        // Our engine must never lose on time nor forfeit; the opponent losing on time ends
+        // the game before the rules do.
+        let ours_is_red = tags
+            .lines()
+            .any(|l| l.starts_with("[White ") && l.contains(ours));
+        let red_won = result == "1-0";
+        let on_time = comment.contains("on time");
         assert!(
-            !comment.to_lowercase().contains("time") && !comment.contains("forfeit"),
-            "lost on time or forfeited: {comment}"
+            !(on_time && red_won != ours_is_red) && !comment.contains("forfeit"),
+            "our engine lost on time or forfeited: {comment}"
         );
         let mut game = Game::new(Position::startpos());
         let mut iccs = Vec::new();
@@ -252,6 +263,10 @@ fn check_games(text: &str, ours: &str) -> usize {
         let read = pgn::read_str(&record).unwrap_or_else(|e| panic!("{e}: {record}"));
         assert_eq!(read.len(), 1);
         assert_eq!(read[0].game.moves(), game.moves());
+        if on_time {
+            checked += 1;
+            continue;
+        }
         let end = read[0].game.outcome(RuleSet::Asian).unwrap_or_else(|| {
             panic!(
                 "XBoard ended the game {result} ({comment}) where our rules see it go on: {}",
