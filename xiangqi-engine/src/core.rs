@@ -244,13 +244,16 @@ impl Core {
     }
 
     /// A clock for the search from a protocol's figures (milliseconds), `Move Overhead`
-    /// taken off the time left.
+    /// taken off the time left: once, and with moves to go (a control without increment,
+    /// where nothing refills the clock) once more for each of them, since the GUI's lag is
+    /// paid on every move before the control.
     pub fn clock(&self, time_ms: u64, increment_ms: u64, moves_to_go: Option<u32>) -> Clock {
-        Clock {
-            time: Duration::from_millis(time_ms.saturating_sub(self.options.move_overhead_ms)),
-            increment: Duration::from_millis(increment_ms),
+        clock_after_overhead(
+            self.options.move_overhead_ms,
+            time_ms,
+            increment_ms,
             moves_to_go,
-        }
+        )
     }
 
     /// Stops any search, lets the search thread finish, and joins it. Idempotent.
@@ -269,6 +272,23 @@ impl Drop for Core {
     }
 }
 
+fn clock_after_overhead(
+    overhead_ms: u64,
+    time_ms: u64,
+    increment_ms: u64,
+    moves_to_go: Option<u32>,
+) -> Clock {
+    let moves = match moves_to_go {
+        Some(n) if increment_ms == 0 => 1 + u64::from(n),
+        _ => 1,
+    };
+    Clock {
+        time: Duration::from_millis(time_ms.saturating_sub(overhead_ms.saturating_mul(moves))),
+        increment: Duration::from_millis(increment_ms),
+        moves_to_go,
+    }
+}
+
 /// Whether `limits` set no bound at all (a bare `go`): such a search runs until stopped.
 pub fn unbounded(limits: &Limits) -> bool {
     limits.depth.is_none()
@@ -276,4 +296,22 @@ pub fn unbounded(limits: &Limits) -> bool {
         && limits.movetime.is_none()
         && limits.clock.is_none()
         && limits.mate.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overhead_is_kept_back_per_move_before_a_control() {
+        let ms = Duration::from_millis;
+        // Increment: once.
+        assert_eq!(clock_after_overhead(10, 1000, 10, None).time, ms(990));
+        assert_eq!(clock_after_overhead(10, 1000, 10, Some(5)).time, ms(990));
+        // 10 s for 40 moves, 15 to go: 16 times.
+        let c = clock_after_overhead(10, 10_000, 0, Some(15));
+        assert_eq!((c.time, c.moves_to_go), (ms(9_840), Some(15)));
+        // Never below zero.
+        assert_eq!(clock_after_overhead(100, 50, 0, Some(40)).time, ms(0));
+    }
 }
