@@ -113,7 +113,7 @@ fn xboard_match(
         "-tc".into(),
         "0:10".into(),
         "-inc".into(),
-        "0.1".into(),
+        "0.2".into(),
         "-sgf".into(),
         pgn.display().to_string(),
         "-debug".into(),
