@@ -108,6 +108,12 @@ fn xboard_match(
         "xiangqi".into(),
         // Exit when the match is over, without a dialog waiting for a click.
         "-xexit".into(),
+        // No pondering (both engines thinking all the time on a small machine starve the
+        // one on move: tests/cecp.rs covers `hard`), no animation.
+        "-ponderNextMove".into(),
+        "false".into(),
+        "-animateMoving".into(),
+        "false".into(),
         "-mg".into(),
         games.to_string(),
         "-tc".into(),
