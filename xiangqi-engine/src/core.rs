@@ -289,6 +289,23 @@ fn clock_after_overhead(
     }
 }
 
+/// The longest one move may take under `clock` when moves to the control are given: twice
+/// an even share of what is left. The search's own plan may stretch a move to several times
+/// its share when the best move is unsettled; before a control without increment that
+/// borrows from the moves still to play, so this caps it. `None` for other clocks.
+pub fn move_cap(clock: &Clock) -> Option<Duration> {
+    let n = clock.moves_to_go?.max(1);
+    Some((clock.time / n).saturating_mul(2).min(clock.time) + clock.increment)
+}
+
+/// Sets `limits` to play by `clock`, with the cap of [`move_cap`].
+pub fn play_by(limits: &mut Limits, clock: Clock) {
+    if let Some(cap) = move_cap(&clock) {
+        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+    }
+    limits.clock = Some(clock);
+}
+
 /// Whether `limits` set no bound at all (a bare `go`): such a search runs until stopped.
 pub fn unbounded(limits: &Limits) -> bool {
     limits.depth.is_none()
@@ -313,5 +330,30 @@ mod tests {
         assert_eq!((c.time, c.moves_to_go), (ms(9_840), Some(15)));
         // Never below zero.
         assert_eq!(clock_after_overhead(100, 50, 0, Some(40)).time, ms(0));
+    }
+
+    #[test]
+    fn a_move_before_a_control_takes_at_most_twice_its_share() {
+        let ms = Duration::from_millis;
+        let clock = |time, moves_to_go| Clock {
+            time: ms(time),
+            increment: ms(0),
+            moves_to_go,
+        };
+        assert_eq!(move_cap(&clock(3000, Some(15))), Some(ms(400)));
+        assert_eq!(move_cap(&clock(3000, Some(1))), Some(ms(3000)));
+        assert_eq!(move_cap(&clock(3000, None)), None);
+        let mut limits = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        play_by(&mut limits, clock(3000, Some(15)));
+        assert_eq!(limits.movetime, Some(ms(100)));
+        let mut limits = Limits::default();
+        play_by(&mut limits, clock(3000, Some(15)));
+        assert_eq!(
+            (limits.movetime, limits.clock),
+            (Some(ms(400)), Some(clock(3000, Some(15))))
+        );
     }
 }

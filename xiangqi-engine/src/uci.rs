@@ -233,12 +233,15 @@ impl Session {
             depth: go.depth.map(|d| d.max(1)),
             nodes: go.nodes,
             movetime: go.movetime.map(std::time::Duration::from_millis),
-            clock,
+            clock: None,
             infinite: go.infinite,
             mate: go.mate,
             ponder: go.ponder,
             search_moves,
         };
+        if let Some(clock) = clock {
+            core::play_by(&mut limits, clock);
+        }
         if core::unbounded(&limits) {
             // A bare `go` (or `go ponder`) searches until stopped.
             limits.infinite = true;

@@ -388,7 +388,10 @@ impl Cecp {
             // then keeps half the clock instead of a tenth, a reserve for the GUI's lag.
             self.level.moves - (played as u32 % self.level.moves) + 1
         });
-        limits.clock = Some(self.core.clock(time_ms, self.level.inc_ms, moves_to_go));
+        crate::core::play_by(
+            &mut limits,
+            self.core.clock(time_ms, self.level.inc_ms, moves_to_go),
+        );
         limits
     }
 }
