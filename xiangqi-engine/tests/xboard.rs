@@ -114,6 +114,9 @@ fn xboard_match(
         "false".into(),
         "-animateMoving".into(),
         "false".into(),
+        // Xiangqi's move limit is 60 moves without a capture; XBoard's default is chess's 50.
+        "-ruleMoves".into(),
+        "60".into(),
         "-mg".into(),
         games.to_string(),
         "-tc".into(),
