@@ -92,8 +92,11 @@ pub enum Command {
     Go(GoParams),
     /// `stop`.
     Stop,
-    /// `ponderhit` (UCCI: also `ponderhit draw`).
-    PonderHit,
+    /// `ponderhit`; UCCI's `ponderhit draw` (the opponent offers a draw) sets `draw`.
+    PonderHit {
+        /// A draw is offered with the move.
+        draw: bool,
+    },
     /// `quit`.
     Quit,
     /// UCCI `banmoves`: moves the next search must not play.
@@ -187,7 +190,9 @@ pub fn parse(line: &str, protocol: Protocol) -> Result<Parsed, CommandError> {
         "isready" => Command::IsReady,
         "ucinewgame" => Command::NewGame,
         "stop" => Command::Stop,
-        "ponderhit" => Command::PonderHit,
+        "ponderhit" => Command::PonderHit {
+            draw: words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("draw")),
+        },
         "quit" | "exit" => Command::Quit,
         "d" | "display" => Command::Display,
         "eval" => Command::Eval,
@@ -195,6 +200,12 @@ pub fn parse(line: &str, protocol: Protocol) -> Result<Parsed, CommandError> {
         "debug" => Command::Debug(words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("on"))),
         "setoption" => parse_setoption(&words, protocol)?,
         "position" => Command::Position(parse_position("position", &words, &mut warnings)?),
+        // The Cyclone dialect (uci2wb's UCI for xiangqi): `fen <FEN> moves ...`.
+        "fen" | "startpos" => {
+            let mut full = vec!["position"];
+            full.extend_from_slice(&words);
+            Command::Position(parse_position("position", &full, &mut warnings)?)
+        }
         "probe" => Command::Probe(parse_position("probe", &words, &mut warnings)?),
         "banmoves" => Command::BanMoves(words[1..].iter().map(|w| w.to_string()).collect()),
         "go" => Command::Go(parse_go(&words, protocol, &mut warnings)),
@@ -341,9 +352,9 @@ fn parse_position(
     Ok(PositionSpec { fen, moves })
 }
 
-/// Coordinate move text: `h2e2` or ICCS `H2-E2`.
+/// Coordinate move text: `h2e2`, ICCS `H2-E2`, or 1-based `a10a9`.
 pub fn looks_like_move(w: &str) -> bool {
-    w.parse::<xiangqi_core::UciMove>().is_ok()
+    crate::notation::looks_like_move(w)
 }
 
 fn parse_go(words: &[&str], protocol: Protocol, warnings: &mut Vec<String>) -> GoParams {

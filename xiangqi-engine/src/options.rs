@@ -16,6 +16,14 @@ pub enum RepetitionRule {
 }
 
 impl RepetitionRule {
+    /// The rule set of `xiangqi-core` these rules are.
+    pub fn rules(self) -> xiangqi_core::RuleSet {
+        match self {
+            RepetitionRule::Asian => xiangqi_core::RuleSet::Asian,
+            RepetitionRule::Chinese => xiangqi_core::RuleSet::Chinese,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             RepetitionRule::Asian => "Asian",
@@ -159,6 +167,8 @@ const IGNORED: &[&str] = &[
     "syzygypath",
     "drawmoves",
     "mateThreatdepth",
+    "loadbook",
+    "evalapi",
 ];
 
 /// Lowercase, without spaces and underscores: how option names are compared.

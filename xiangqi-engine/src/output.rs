@@ -1,6 +1,7 @@
 //! The lines the engine writes while and after searching, in each protocol's dialect.
 
 use crate::command::Protocol;
+use crate::notation::{self, Ranks};
 use xiangqi_core::Move;
 use xiangqi_eval::Score;
 use xiangqi_search::Info;
@@ -15,12 +16,8 @@ pub fn ucci_score(score: Score) -> i32 {
     }
 }
 
-fn pv_text(pv: &[Move]) -> String {
-    pv.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
-}
-
-/// One `info` line for a search iteration (or MultiPV line).
-pub fn info_line(info: &Info, protocol: Protocol) -> String {
+/// One `info` line for a search iteration (or MultiPV line), moves written with `ranks`.
+pub fn info_line(info: &Info, protocol: Protocol, ranks: Ranks) -> String {
     let time = info.time.as_millis();
     let mut line = match protocol {
         Protocol::Uci => format!(
@@ -45,20 +42,33 @@ pub fn info_line(info: &Info, protocol: Protocol) -> String {
     };
     if !info.pv.is_empty() {
         line.push_str(" pv ");
-        line.push_str(&pv_text(&info.pv));
+        line.push_str(&notation::write_all(&info.pv, ranks));
     }
     line
 }
 
 /// The `bestmove` line; with no move (the side to move is mated or stalemated) UCI says
 /// `bestmove (none)` after a `score mate 0` info line, as Pikafish does, and UCCI says
-/// `nobestmove`.
-pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, protocol: Protocol) -> String {
+/// `nobestmove`. UCCI's `draw` (accepting a draw offer) is `extra`.
+pub fn bestmove_line(
+    best: Option<Move>,
+    ponder: Option<Move>,
+    protocol: Protocol,
+    ranks: Ranks,
+    extra: Option<&str>,
+) -> String {
     match (best, protocol) {
-        (Some(b), _) => match ponder {
-            Some(p) => format!("bestmove {b} ponder {p}"),
-            None => format!("bestmove {b}"),
-        },
+        (Some(b), _) => {
+            let mut line = format!("bestmove {}", notation::write(b, ranks));
+            if let Some(p) = ponder {
+                line.push_str(&format!(" ponder {}", notation::write(p, ranks)));
+            }
+            if let Some(x) = extra {
+                line.push(' ');
+                line.push_str(x);
+            }
+            line
+        }
         (None, Protocol::Uci) => "info depth 0 score mate 0\nbestmove (none)".to_string(),
         (None, Protocol::Ucci) => "nobestmove".to_string(),
     }
@@ -87,13 +97,17 @@ mod tests {
     #[test]
     fn info_lines() {
         assert_eq!(
-            info_line(&info(Score(35)), Protocol::Uci),
+            info_line(&info(Score(35)), Protocol::Uci, Ranks::FromZero),
             "info depth 3 seldepth 5 multipv 1 score cp 35 nodes 1000 nps 20000 hashfull 4 time 50 pv h2e2"
         );
         assert_eq!(
-            info_line(&info(Score::mate_in(3)), Protocol::Ucci),
+            info_line(&info(Score::mate_in(3)), Protocol::Ucci, Ranks::FromZero),
             "info depth 3 score 9997 time 50 nodes 1000 nps 20000 pv h2e2"
         );
-        assert!(info_line(&info(Score::mated_in(2)), Protocol::Uci).contains("score mate -1"));
+        assert!(
+            info_line(&info(Score::mated_in(2)), Protocol::Uci, Ranks::FromZero)
+                .contains("score mate -1")
+        );
+        assert!(info_line(&info(Score(0)), Protocol::Uci, Ranks::FromOne).ends_with("pv h3e3"));
     }
 }

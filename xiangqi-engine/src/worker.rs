@@ -1,16 +1,38 @@
-//! The search thread: it owns the [`Searcher`], runs option changes, searches and probes
-//! in order, and writes `info` and `bestmove` lines itself. The main thread talks to it
-//! through a job channel and the shared [`Flags`].
+//! The search thread: it owns the [`Searcher`], runs option changes and searches in order,
+//! and hands progress and the final move to the search's [`Report`], which each protocol
+//! writes in its own form. The main thread talks to it through a job channel and the shared
+//! [`Flags`]. This module knows no protocol.
 
-use crate::command::Protocol;
-use crate::engine::Sink;
-use crate::options::{Options, RepetitionRule};
-use crate::output;
+use crate::options::Options;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use xiangqi_core::{Game, Move, Position};
-use xiangqi_search::{Limits, SearchResult, Searcher, StopHandle};
+use xiangqi_eval::Score;
+use xiangqi_search::{Info, Limits, SearchResult, Searcher, StopHandle, TableView};
+
+/// The end of a search as a protocol reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Finished {
+    /// The move to play, checked legal (`None`: the side to move has none).
+    pub(crate) best: Option<Move>,
+    /// The expected reply, checked legal after `best`.
+    pub(crate) ponder: Option<Move>,
+    /// The score for the side to move.
+    pub(crate) score: Score,
+    /// The depth of the last completed iteration.
+    pub(crate) depth: u32,
+}
+
+/// How a protocol writes a search's progress and end. Runs on the search thread.
+pub(crate) trait Report: Send {
+    /// One iteration's (or MultiPV line's) progress.
+    fn info(&mut self, info: &Info);
+    /// The search is over (after `stop`/`ponderhit` when it was held).
+    fn finished(&mut self, end: &Finished);
+    /// A message about something that went wrong, for the GUI's log.
+    fn note(&mut self, text: &str);
+}
 
 /// What the GUI has asked of the running search, shared with the worker.
 #[derive(Default)]
@@ -23,6 +45,8 @@ pub(crate) struct Flags {
     pub(crate) ponderhit: bool,
     /// The stop handle of the search in progress.
     pub(crate) handle: Option<StopHandle>,
+    /// A view of the table of the search in progress (for probes while it runs).
+    pub(crate) table: Option<TableView>,
 }
 
 #[derive(Default)]
@@ -48,10 +72,10 @@ pub(crate) struct SearchJob {
     pub(crate) game: Game,
     /// The limits.
     pub(crate) limits: Limits,
-    /// Hold `bestmove` until `stop` (infinite) or `stop`/`ponderhit` (ponder).
+    /// Hold the end until `stop` (infinite) or `stop`/`ponderhit` (ponder).
     pub(crate) hold: bool,
-    /// The dialect of the `info` and `bestmove` lines.
-    pub(crate) protocol: Protocol,
+    /// Where progress and the end go.
+    pub(crate) report: Box<dyn Report>,
 }
 
 /// A change to the searcher, run on the search thread between searches.
@@ -65,12 +89,9 @@ pub(crate) enum Job {
     Configure(Configure, Options),
     /// Answer when every job before this one is done.
     Sync(mpsc::Sender<()>),
-    /// A short search for UCCI `probe`; the `pophash` line goes back on the channel.
-    Probe(Box<Game>, mpsc::Sender<String>),
+    /// A view of the searcher's table goes back on the channel.
+    Table(mpsc::Sender<TableView>),
 }
-
-/// Nodes searched to answer a UCCI `probe`.
-pub(crate) const PROBE_NODES: u64 = 20_000;
 
 /// Passes the strength options to the searcher.
 pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
@@ -80,10 +101,7 @@ pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
 
 /// Passes the rule options to the searcher.
 pub(crate) fn apply_rules(s: &mut Searcher, o: &Options) {
-    s.set_rules(match o.repetition {
-        RepetitionRule::Asian => xiangqi_core::RuleSet::Asian,
-        RepetitionRule::Chinese => xiangqi_core::RuleSet::Chinese,
-    });
+    s.set_rules(o.repetition.rules());
 }
 
 /// Plies of history kept when the sixty-move rule is off (enough for any repetition cycle
@@ -113,7 +131,7 @@ pub(crate) fn without_move_limit(game: &Game) -> Game {
     restarted
 }
 
-pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
+pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
     let mut searcher = Searcher::new();
     // The options as last applied, to rebuild the searcher should it ever panic.
     let mut applied = Options::default();
@@ -122,41 +140,18 @@ pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>, out: Sink) {
             Job::Configure(f, options) => {
                 applied = options;
                 if catch_unwind(AssertUnwindSafe(|| f(&mut searcher))).is_err() {
-                    out("info string internal error while applying an option; searcher rebuilt");
+                    // Nothing to report to: the next search says the searcher was rebuilt.
                     searcher = rebuilt(&applied);
                 }
             }
             Job::Sync(tx) => {
                 let _ = tx.send(());
             }
-            Job::Probe(game, tx) => {
-                let limits = Limits {
-                    nodes: Some(PROBE_NODES),
-                    ..Limits::default()
-                };
-                let found = catch_unwind(AssertUnwindSafe(|| {
-                    searcher.search(&game, &limits, &mut |_| {})
-                }));
-                let line = match found {
-                    Ok(SearchResult {
-                        best_move: Some(m),
-                        score,
-                        depth,
-                        ..
-                    }) => {
-                        let v = output::ucci_score(score);
-                        format!("pophash bestmove {m} lowerbound {v} depth {depth} upperbound {v} depth {depth}")
-                    }
-                    Ok(_) => "pophash".to_string(),
-                    Err(_) => {
-                        searcher = rebuilt(&applied);
-                        "pophash".to_string()
-                    }
-                };
-                let _ = tx.send(line);
+            Job::Table(tx) => {
+                let _ = tx.send(searcher.table());
             }
             Job::Search(job) => {
-                if !run_search(&mut searcher, *job, &shared, &out) {
+                if !run_search(&mut searcher, *job, &shared) {
                     searcher = rebuilt(&applied);
                 }
             }
@@ -175,14 +170,14 @@ fn rebuilt(o: &Options) -> Searcher {
     s
 }
 
-/// Runs one search and writes its `bestmove`. Returns `false` if the search panicked (a
-/// legal move is still played, so the GUI's game goes on).
-fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Sink) -> bool {
+/// Runs one search and reports its end. Returns `false` if the search panicked (a legal
+/// move is still played, so the GUI's game goes on).
+fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared) -> bool {
     let SearchJob {
         game,
         mut limits,
         hold,
-        protocol,
+        mut report,
     } = job;
     let pondering = limits.ponder;
     let handle = searcher.stop_handle();
@@ -200,10 +195,13 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
             limits.ponder = false;
         }
         f.handle = Some(handle.clone());
+        f.table = Some(searcher.table());
+        // A probe may be waiting for the table.
+        shared.changed.notify_all();
     }
     let pos = game.position().clone();
     let mut observer = |info: &xiangqi_search::Info| {
-        out(&output::info_line(info, protocol));
+        report.info(info);
         // Repeat a stop/ponderhit in case the search reset its flags as it began.
         let f = shared.lock();
         if f.stop {
@@ -218,7 +216,7 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
     }));
     let healthy = outcome.is_ok();
     let result = outcome.unwrap_or_else(|_| {
-        out("info string internal error in the search; playing a legal move");
+        report.note("internal error in the search; playing a legal move");
         SearchResult {
             best_move: None,
             ponder_move: None,
@@ -228,14 +226,20 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared, out: &Si
             nodes: 0,
         }
     });
-    let (best, ponder) = checked_moves(&pos, &result, &limits, out);
+    let (best, ponder) = checked_moves(&pos, &result, &limits, &mut *report);
     let mut f = shared.lock();
     while hold && !f.stop && !(pondering && f.ponderhit) {
         f = shared.wait(f);
     }
-    out(&output::bestmove_line(best, ponder, protocol));
+    report.finished(&Finished {
+        best,
+        ponder,
+        score: result.score,
+        depth: result.depth,
+    });
     f.searching = false;
     f.handle = None;
+    f.table = None;
     shared.changed.notify_all();
     healthy
 }
@@ -246,7 +250,7 @@ fn checked_moves(
     pos: &Position,
     result: &SearchResult,
     limits: &Limits,
-    out: &Sink,
+    report: &mut dyn Report,
 ) -> (Option<Move>, Option<Move>) {
     let allowed = |m: Move| {
         pos.is_legal(m) && (limits.search_moves.is_empty() || limits.search_moves.contains(&m))
@@ -256,8 +260,8 @@ fn checked_moves(
         other => {
             let fallback = pos.legal_moves().iter().copied().find(|&m| allowed(m));
             if other.is_some() || fallback.is_some() {
-                out(&format!(
-                    "info string the search gave {}; playing {} instead",
+                report.note(&format!(
+                    "the search gave {}; playing {} instead",
                     other.map_or("no move".to_string(), |m| m.to_string()),
                     fallback.map_or("nothing".to_string(), |m| m.to_string())
                 ));

@@ -128,17 +128,38 @@ fn stop_ponderhit_probe_and_no_move() {
     legal_bestmove(&best, game_after(None, "h2e2").position());
 
     e.send("go ponder depth 2");
+    let mut seen = Vec::new();
     match e.is_quiet_for(Duration::from_millis(300)) {
         Ok(()) => {}
-        Err(l) => assert!(!l.starts_with("bestmove"), "{l}"),
+        Err(l) => {
+            assert!(!l.starts_with("bestmove"), "{l}");
+            seen.push(l);
+        }
     }
+    // A draw offered with the ponder hit is accepted when the engine does not expect to
+    // win (a score below 50), with `bestmove ... draw`.
     e.send("ponderhit draw");
-    let (_, best) = e.read_bestmove();
+    let (lines, best) = e.read_bestmove();
+    seen.extend(lines);
     legal_bestmove(&best, game_after(None, "h2e2").position());
+    let score: i32 = seen
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| info_field(l, "score")?.parse().ok())
+        .next_back()
+        .expect("an info line with a score");
+    assert_eq!(best.ends_with(" draw"), score < 50, "{seen:?}");
 
-    // A probe of a position where red mates at once (mates.epd): the best move and a
-    // winning value.
-    e.send("probe fen 2Rckab1C/4a4/4R3n/p5p2/9/2N6/2P5P/C5r2/4K4/2B2A3 w - - 0 1");
+    // A probe reads the hash table: a position never searched is unknown; after a search
+    // of a position where red mates at once (mates.epd), its best move and a winning value.
+    let mate = "2Rckab1C/4a4/4R3n/p5p2/9/2N6/2P5P/C5r2/4K4/2B2A3 w - - 0 1";
+    e.send("setoption newgame");
+    e.send(&format!("probe fen {mate}"));
+    e.read_until(|l| l == "pophash");
+    e.send(&format!("position fen {mate}"));
+    e.send("go depth 4");
+    e.read_bestmove();
+    e.send(&format!("probe fen {mate}"));
     let line = e.read_until(|l| l.starts_with("pophash")).pop().unwrap();
     assert!(
         line.starts_with("pophash bestmove e7e8 lowerbound "),
@@ -146,10 +167,26 @@ fn stop_ponderhit_probe_and_no_move() {
     );
     let value: i32 = line.split_whitespace().nth(4).unwrap().parse().unwrap();
     assert!(value > 9000, "{line}");
-    // While thinking, the engine answers at once with what it knows: nothing.
+    // After a search, the position after its move is in the table too (the reply
+    // searched below the root), with a legal move and a bound.
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (_, best) = e.read_bestmove();
+    let first = legal_bestmove(&best, &Position::startpos());
+    e.send(&format!("probe startpos moves {first}"));
+    let line = e.read_until(|l| l.starts_with("pophash")).pop().unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.get(1), Some(&"bestmove"), "{line}");
+    let after = Position::startpos().after(first).unwrap();
+    after.parse_uci(words[2]).unwrap();
+    assert!(
+        words.contains(&"lowerbound") || words.contains(&"upperbound"),
+        "{line}"
+    );
+    // While thinking, the engine answers at once from the table being filled.
     e.send("go infinite");
-    e.send("probe startpos");
-    e.read_until(|l| l == "pophash");
+    e.send(&format!("probe startpos moves {first}"));
+    e.read_until(|l| l.starts_with("pophash"));
     e.send("stop");
     e.read_bestmove();
 

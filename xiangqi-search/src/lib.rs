@@ -17,8 +17,8 @@ pub use see::{see, see_ge, see_value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-pub use tt::{score_from_tt, score_to_tt, Bound, Tt, TtEntry};
-use xiangqi_core::{Game, Move, RuleSet};
+pub use tt::{score_from_tt, score_to_tt, Bound, TableView, Tt, TtEntry, TtProbe};
+use xiangqi_core::{Game, Move, Position, RuleSet};
 pub use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};
 
 /// A player's clock, for clock play.
@@ -122,7 +122,7 @@ pub struct Searcher<E: Evaluator = DefaultEvaluator> {
     hash_mb: usize,
     threads: usize,
     multipv: usize,
-    tt: Tt,
+    tt: Arc<Tt>,
     workers: Vec<Worker<E>>,
     params: Params,
     level: Option<Level>,
@@ -153,7 +153,7 @@ impl<E: Evaluator> Searcher<E> {
             hash_mb: 16,
             threads: 1,
             multipv: 1,
-            tt: Tt::new(16),
+            tt: Arc::new(Tt::new(16)),
             params: Params::default(),
             level: None,
             seed: 0x9e37_79b9_7f4a_7c15,
@@ -163,7 +163,7 @@ impl<E: Evaluator> Searcher<E> {
     /// Sets the transposition table size in MiB (clears it). If that much memory cannot be
     /// had, the largest half-size that can is used instead: [`Searcher::hash_size`] tells.
     pub fn set_hash_size(&mut self, mb: usize) {
-        self.tt = Tt::new(mb.max(1));
+        self.tt = Arc::new(Tt::new(mb.max(1)));
         // Smaller than asked when the memory could not be had.
         self.hash_mb = self.tt.size_mb().clamp(1, mb.max(1));
     }
@@ -198,6 +198,29 @@ impl<E: Evaluator> Searcher<E> {
     /// Seeds the randomness of the weaker levels (each game should get its own seed).
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
+    }
+    /// What the transposition table holds for `pos`, read without changing anything: the
+    /// bound, depth, score and move the last search that reached `pos` stored, if that entry
+    /// is still there. The move, if any, is legal in `pos`.
+    ///
+    /// ```
+    /// use xiangqi_core::Game;
+    /// use xiangqi_search::{Limits, Searcher};
+    /// let mut searcher = Searcher::new();
+    /// let game = Game::default();
+    /// let limits = Limits { depth: Some(5), ..Limits::default() };
+    /// let result = searcher.search(&game, &limits, &mut |_| {});
+    /// let entry = searcher.probe(game.position()).expect("the root was stored");
+    /// assert_eq!(entry.best_move, result.best_move);
+    /// ```
+    pub fn probe(&self, pos: &Position) -> Option<TtProbe> {
+        self.tt.probe_position(pos)
+    }
+    /// A read-only view of the transposition table that can be probed from another thread,
+    /// also while a search runs. It sees the table of this moment: after
+    /// [`Searcher::set_hash_size`] the searcher has a new table and the view keeps the old.
+    pub fn table(&self) -> TableView {
+        TableView::new(Arc::clone(&self.tt))
     }
     /// A handle that stops a running search from another thread.
     pub fn stop_handle(&self) -> StopHandle {
@@ -303,12 +326,26 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             score
         };
+        let depth = w.completed_depth.max(1);
+        // The root is searched outside the table (its moves are ordered by their own
+        // scores); store what the search found there, so that a probe of the position just
+        // searched (UCCI's `probe`) reads its answer.
+        let mut eval = self.evaluator.clone();
+        eval.reset(root);
+        self.tt.store(
+            root.key(),
+            Some(best.mv),
+            score_to_tt(score, 0),
+            eval.evaluate(root).0,
+            depth as i32,
+            tt::Bound::Exact,
+        );
         SearchResult {
             best_move: Some(best.mv),
             ponder_move: best.pv.get(1).copied(),
             score: Score(score),
             pv: best.pv.to_vec(),
-            depth: w.completed_depth.max(1),
+            depth,
             nodes,
         }
     }

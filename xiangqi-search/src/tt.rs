@@ -11,7 +11,8 @@
 //! how many searches ago it was written.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use xiangqi_core::Move;
+use std::sync::Arc;
+use xiangqi_core::{Move, Position};
 use xiangqi_eval::Score;
 
 /// How a stored score bounds the true score.
@@ -38,6 +39,33 @@ pub struct TtEntry {
     pub depth: i32,
     /// The kind of bound `score` is.
     pub bound: Bound,
+}
+
+/// What the table says about a position, for a GUI or a tool (UCCI's `probe`): read-only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtProbe {
+    /// The best (or refuting) move stored, checked to be legal in the position.
+    pub best_move: Option<Move>,
+    /// The score for the side to move (mate scores count from this position).
+    pub score: Score,
+    /// The remaining depth of the search that stored it, in plies (0 or less: quiescence).
+    pub depth: i32,
+    /// How `score` bounds the true score.
+    pub bound: Bound,
+}
+
+/// A shared, read-only view of a searcher's table (see `Searcher::table`).
+#[derive(Clone)]
+pub struct TableView(Arc<Tt>);
+
+impl TableView {
+    pub(crate) fn new(tt: Arc<Tt>) -> TableView {
+        TableView(tt)
+    }
+    /// What the table holds for `pos` (see [`Tt::probe_position`]).
+    pub fn probe(&self, pos: &Position) -> Option<TtProbe> {
+        self.0.probe_position(pos)
+    }
 }
 
 const BUCKET: usize = 4;
@@ -223,6 +251,18 @@ impl Tt {
         None
     }
 
+    /// The entry for `pos` as a [`TtProbe`]: the score seen from `pos` itself, the move
+    /// dropped unless it is legal there (a key collision can store another position's move).
+    pub fn probe_position(&self, pos: &Position) -> Option<TtProbe> {
+        let e = self.probe(pos.key())?;
+        Some(TtProbe {
+            best_move: e.mv.filter(|&m| pos.is_legal(m)),
+            score: Score(score_from_tt(e.score, 0)),
+            depth: e.depth,
+            bound: e.bound,
+        })
+    }
+
     /// Stores an entry for `key` (the score already converted with [`score_to_tt`]).
     /// A missing move keeps the move stored before for the same position.
     #[inline]
@@ -335,6 +375,31 @@ mod tests {
         assert_eq!(score_to_tt(mated, 4), Score::mated_in(2).0);
         assert_eq!(score_from_tt(score_to_tt(mated, 4), 4), mated);
         assert_eq!(score_to_tt(123, 9), 123);
+    }
+
+    #[test]
+    fn probe_a_position() {
+        let tt = Tt::new(1);
+        let pos = Position::startpos();
+        assert_eq!(tt.probe_position(&pos), None);
+        let m = pos.parse_uci("h2e2").unwrap();
+        tt.store(
+            pos.key(),
+            Some(m),
+            score_to_tt(Score::mate_in(7).0, 3),
+            5,
+            9,
+            Bound::Exact,
+        );
+        let view = TableView::new(Arc::new(tt));
+        let p = view.probe(&pos).unwrap();
+        assert_eq!(p.best_move, Some(m));
+        assert_eq!(p.score, Score::mate_in(4));
+        assert_eq!((p.depth, p.bound), (9, Bound::Exact));
+        // A move that is not legal in the position is not reported.
+        view.0
+            .store(pos.key(), Some(mv(0, 89)), 0, 0, 20, Bound::Exact);
+        assert_eq!(view.probe(&pos).unwrap().best_move, None);
     }
 
     proptest! {

@@ -1,0 +1,359 @@
+//! The engine behind every protocol: the options, the search thread, the opening book and
+//! the clock arithmetic. Protocol front ends ([`crate::uci`], [`crate::ucci`],
+//! [`crate::cecp`]) turn lines into calls here and write the answers in their own words;
+//! this module reads and writes no protocol text.
+//!
+//! The calling thread never waits on the search except where a protocol asks for it
+//! ([`Core::sync`] for queued option changes, [`Core::stop_and_wait`] before a new search).
+
+use crate::options::{Change, Options};
+use crate::worker::{self, Configure, Flags, Job, Report, SearchJob, Shared};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use xiangqi_core::{Game, Move, Position};
+use xiangqi_search::{Clock, Limits, StopHandle, TtProbe};
+
+/// Where the engine writes its lines (stdout in the binary, a buffer in tests).
+pub type Sink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The engine's name, as every protocol gives it.
+pub const NAME: &str = concat!("xiangqi-engine ", env!("CARGO_PKG_VERSION"));
+/// The authors.
+pub const AUTHOR: &str = "the xiangqi workspace authors";
+
+/// How long to wait for the search thread to hand over something it was asked for.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The protocol-independent engine.
+pub struct Core {
+    /// Every option's value.
+    pub options: Options,
+    out: Sink,
+    jobs: Option<mpsc::Sender<Job>>,
+    shared: Arc<Shared>,
+    worker: Option<JoinHandle<()>>,
+    /// Varies the opening book's choice from game to game.
+    book_seed: u64,
+}
+
+impl Core {
+    /// An engine writing to `out`, its search thread started.
+    pub fn new(out: Sink) -> Core {
+        let shared = Arc::new(Shared::default());
+        let (tx, rx) = mpsc::channel::<Job>();
+        let worker = {
+            let shared = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name("search".into())
+                .stack_size(64 << 20)
+                .spawn(move || worker::worker(rx, shared))
+                .ok()
+        };
+        Core {
+            options: Options::default(),
+            out,
+            jobs: worker.is_some().then_some(tx),
+            shared,
+            worker,
+            book_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+        }
+    }
+
+    /// Writes one line (or several, separated by newlines) to the GUI.
+    pub fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    /// The sink, for a [`Report`] that writes from the search thread.
+    pub fn sink(&self) -> Sink {
+        Arc::clone(&self.out)
+    }
+
+    fn send(&self, job: Job) -> bool {
+        self.jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+    }
+
+    /// Is a search running (or its end not yet reported)?
+    pub fn searching(&self) -> bool {
+        self.shared.lock().searching
+    }
+
+    /// Starts searching the current position of `game` (the search thread reports to
+    /// `report`). `hold` keeps the end back until [`Core::stop`] (or, when pondering,
+    /// [`Core::ponderhit`]). Any running search is stopped first.
+    ///
+    /// # Errors
+    /// When there is no search thread: nothing is searched, and the report is dropped.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        hold: bool,
+        report: Box<dyn Report>,
+    ) -> Result<(), &'static str> {
+        self.stop_and_wait();
+        if self.jobs.is_none() {
+            return Err("no search thread; cannot search");
+        }
+        {
+            let mut f = self.shared.lock();
+            f.searching = true;
+            f.stop = false;
+            f.ponderhit = false;
+            f.handle = None;
+        }
+        let job = SearchJob {
+            game: if self.options.sixty_move_rule {
+                game.clone()
+            } else {
+                worker::without_move_limit(game)
+            },
+            limits,
+            hold,
+            report,
+        };
+        if !self.send(Job::Search(Box::new(job))) {
+            self.shared.lock().searching = false;
+            return Err("the search thread has stopped");
+        }
+        Ok(())
+    }
+
+    /// With `OwnBook` on, a move from the built-in book for `pos`, if it is in the book.
+    pub fn book_move(&mut self, pos: &Position) -> Option<Move> {
+        if !self.options.own_book {
+            return None;
+        }
+        self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        xiangqi_book::Book::builtin().pick(pos, self.book_seed)
+    }
+
+    /// Asks the running search, if any, to stop (and release a held end).
+    pub fn stop(&self) {
+        self.signal(|f| f.stop = true, StopHandle::stop);
+    }
+
+    /// The opponent played the move being pondered on: the search's clock starts.
+    pub fn ponderhit(&self) {
+        self.signal(|f| f.ponderhit = true, StopHandle::ponderhit);
+    }
+
+    /// Marks the flags of the running search (for a search not yet begun) and tells its
+    /// stop handle (for one under way).
+    fn signal(&self, mark: fn(&mut Flags), tell: fn(&StopHandle)) {
+        let mut f = self.shared.lock();
+        if f.searching {
+            mark(&mut f);
+            if let Some(h) = &f.handle {
+                tell(h);
+            }
+            self.shared.changed.notify_all();
+        }
+    }
+
+    /// Stops the running search (if any) and waits until its end is reported.
+    pub fn stop_and_wait(&self) {
+        self.stop();
+        if self.worker.is_none() {
+            return;
+        }
+        let mut f = self.shared.lock();
+        while f.searching {
+            f = self.shared.wait(f);
+        }
+    }
+
+    /// Waits until the search thread has done every queued option change (a new hash table,
+    /// say); returns at once while a search runs.
+    pub fn sync(&self) {
+        if !self.searching() {
+            let (tx, rx) = mpsc::channel();
+            if self.send(Job::Sync(tx)) {
+                let _ = rx.recv_timeout(PATIENCE);
+            }
+        }
+    }
+
+    /// Forgets what was learned (the hash table, histories) before a new game.
+    pub fn new_game(&self) {
+        self.send(Job::Configure(
+            Box::new(|s| s.new_game()),
+            self.options.clone(),
+        ));
+    }
+
+    /// Sets an option by name (see [`Options::set`]) and passes the change to the searcher.
+    /// Returns messages for the GUI (a value adjusted, the strength level chosen).
+    ///
+    /// # Errors
+    /// A message when the option is unknown or the value unusable; nothing changed.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, String> {
+        let (change, note) = self.options.set(name, value)?;
+        let mut notes: Vec<String> = note.into_iter().collect();
+        if change == Change::Strength {
+            let levels = xiangqi_search::Level::all();
+            notes.push(
+                match self.options.level_index(levels.len()).map(|i| levels[i]) {
+                    Some(l) => format!("strength level {}: {}", l.name, l.description),
+                    None => "full strength".to_string(),
+                },
+            );
+        }
+        let o = self.options.clone();
+        let job: Option<Configure> = match change {
+            Change::Nothing => None,
+            Change::Hash => Some(Box::new(move |s| s.set_hash_size(o.hash_mb))),
+            Change::Threads => Some(Box::new(move |s| s.set_threads(o.threads))),
+            Change::MultiPv => Some(Box::new(move |s| s.set_multipv(o.multipv))),
+            Change::Strength => Some(Box::new(move |s| worker::apply_strength(s, &o))),
+            Change::Rules => Some(Box::new(move |s| worker::apply_rules(s, &o))),
+            Change::ClearHash | Change::NewGame => Some(Box::new(|s| s.new_game())),
+        };
+        if let Some(job) = job {
+            if !self.send(Job::Configure(job, self.options.clone())) {
+                notes.push("the search thread has stopped".to_string());
+            }
+        }
+        Ok(notes)
+    }
+
+    /// What the hash table holds for `pos` (read-only; also while a search runs).
+    pub fn probe(&self, pos: &Position) -> Option<TtProbe> {
+        let mut f = self.shared.lock();
+        // A search just sent may not have begun: its table comes when it does.
+        while f.searching && f.table.is_none() && self.worker.is_some() {
+            f = self.shared.wait(f);
+        }
+        let running = f.table.clone();
+        drop(f);
+        let table = match running {
+            Some(t) => t,
+            None => {
+                let (tx, rx) = mpsc::channel();
+                if !self.send(Job::Table(tx)) {
+                    return None;
+                }
+                rx.recv_timeout(PATIENCE).ok()?
+            }
+        };
+        table.probe(pos)
+    }
+
+    /// A clock for the search from a protocol's figures (milliseconds), `Move Overhead`
+    /// taken off the time left: once, and with moves to go (a control without increment,
+    /// where nothing refills the clock) once more for each of them, since the GUI's lag is
+    /// paid on every move before the control.
+    pub fn clock(&self, time_ms: u64, increment_ms: u64, moves_to_go: Option<u32>) -> Clock {
+        clock_after_overhead(
+            self.options.move_overhead_ms,
+            time_ms,
+            increment_ms,
+            moves_to_go,
+        )
+    }
+
+    /// Stops any search, lets the search thread finish, and joins it. Idempotent.
+    pub fn shutdown(&mut self) {
+        self.stop_and_wait();
+        self.jobs = None; // Closing the channel ends the worker's loop.
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn clock_after_overhead(
+    overhead_ms: u64,
+    time_ms: u64,
+    increment_ms: u64,
+    moves_to_go: Option<u32>,
+) -> Clock {
+    let moves = match moves_to_go {
+        Some(n) if increment_ms == 0 => 1 + u64::from(n),
+        _ => 1,
+    };
+    Clock {
+        time: Duration::from_millis(time_ms.saturating_sub(overhead_ms.saturating_mul(moves))),
+        increment: Duration::from_millis(increment_ms),
+        moves_to_go,
+    }
+}
+
+/// The longest one move may take under `clock` when moves to the control are given: twice
+/// an even share of what is left. The search's own plan may stretch a move to several times
+/// its share when the best move is unsettled; before a control without increment that
+/// borrows from the moves still to play, so this caps it. `None` for other clocks.
+pub fn move_cap(clock: &Clock) -> Option<Duration> {
+    let n = clock.moves_to_go?.max(1);
+    Some((clock.time / n).saturating_mul(2).min(clock.time) + clock.increment)
+}
+
+/// Sets `limits` to play by `clock`, with the cap of [`move_cap`].
+pub fn play_by(limits: &mut Limits, clock: Clock) {
+    if let Some(cap) = move_cap(&clock) {
+        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+    }
+    limits.clock = Some(clock);
+}
+
+/// Whether `limits` set no bound at all (a bare `go`): such a search runs until stopped.
+pub fn unbounded(limits: &Limits) -> bool {
+    limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.clock.is_none()
+        && limits.mate.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overhead_is_kept_back_per_move_before_a_control() {
+        let ms = Duration::from_millis;
+        // Increment: once.
+        assert_eq!(clock_after_overhead(10, 1000, 10, None).time, ms(990));
+        assert_eq!(clock_after_overhead(10, 1000, 10, Some(5)).time, ms(990));
+        // 10 s for 40 moves, 15 to go: 16 times.
+        let c = clock_after_overhead(10, 10_000, 0, Some(15));
+        assert_eq!((c.time, c.moves_to_go), (ms(9_840), Some(15)));
+        // Never below zero.
+        assert_eq!(clock_after_overhead(100, 50, 0, Some(40)).time, ms(0));
+    }
+
+    #[test]
+    fn a_move_before_a_control_takes_at_most_twice_its_share() {
+        let ms = Duration::from_millis;
+        let clock = |time, moves_to_go| Clock {
+            time: ms(time),
+            increment: ms(0),
+            moves_to_go,
+        };
+        assert_eq!(move_cap(&clock(3000, Some(15))), Some(ms(400)));
+        assert_eq!(move_cap(&clock(3000, Some(1))), Some(ms(3000)));
+        assert_eq!(move_cap(&clock(3000, None)), None);
+        let mut limits = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        play_by(&mut limits, clock(3000, Some(15)));
+        assert_eq!(limits.movetime, Some(ms(100)));
+        let mut limits = Limits::default();
+        play_by(&mut limits, clock(3000, Some(15)));
+        assert_eq!(
+            (limits.movetime, limits.clock),
+            (Some(ms(400)), Some(clock(3000, Some(15))))
+        );
+    }
+}
