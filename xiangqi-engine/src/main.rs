@@ -1,7 +1,8 @@
 //! # xiangqi-engine
 //!
 //! The xiangqi engine as a program for GUIs and tournament managers. It speaks UCI as
-//! Pikafish does (and Fairy-Stockfish's dialect once a GUI sets `UCI_Variant`), UCCI as
+//! Pikafish does (with `UCI_Variant`; Fairy-Stockfish's ranks 1–10 once a move with rank 10
+//! arrives), UCCI as
 //! ElephantEye does when the first command is `ucci`, and CECP (the XBoard protocol 2)
 //! when it is `xboard`. See `docs/ENGINE.md`.
 //!
