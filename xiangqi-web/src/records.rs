@@ -1,4 +1,4 @@
-//! Reading uploaded game records (PGN in UTF-8, GB18030 or Big5, and XQF) into games, and
+//! Reading uploaded game records (every format `xiangqi-records` reads) into games, and
 //! writing a game as PGN. All use of `xiangqi-records` is here.
 
 use crate::error::ApiError;
@@ -6,7 +6,7 @@ use crate::view::{line, MoveView};
 use serde::Serialize;
 use xiangqi_core::{Color, Game};
 use xiangqi_records::pgn::{self, PgnGame, PgnResult};
-use xiangqi_records::xqf;
+use xiangqi_records::{Format, Record};
 
 /// One game of a record, as the API writes it.
 #[derive(Clone, Debug, Serialize)]
@@ -17,8 +17,10 @@ pub struct RecordGame {
     pub start_fen: String,
     /// The moves of the main line.
     pub moves: Vec<MoveView>,
-    /// Comments: `ply` moves into the game (0 = before the first move).
+    /// Comments of the main line: `ply` moves into the game (0 = before the first move).
     pub comments: Vec<CommentView>,
+    /// Lines in the record's variation tree (1 for a game without side lines).
+    pub lines: usize,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: &'static str,
 }
@@ -35,7 +37,7 @@ pub struct CommentView {
 /// Every game read from a record, with warnings for games that could not be read.
 #[derive(Clone, Debug, Serialize)]
 pub struct Records {
-    /// `pgn` or `xqf`.
+    /// `pgn`, `xqf`, `ubb`, `cbf`, `cbr`, `cbl` or `text`.
     pub format: &'static str,
     /// The games.
     pub games: Vec<RecordGame>,
@@ -43,33 +45,41 @@ pub struct Records {
     pub warnings: Vec<String>,
 }
 
-fn view(g: &PgnGame) -> RecordGame {
-    let start = g.game.start_position();
+/// The main line of `record` as the API writes it; its comments by ply (a comment before a
+/// move is shown after the move before it, as the page shows one comment per position).
+fn view(record: &Record) -> RecordGame {
+    let tree = &record.tree;
+    let start = tree.start();
+    let mut comments = Vec::new();
+    let mut add = |ply: usize, text: &str| {
+        if !text.is_empty() {
+            comments.push(CommentView {
+                ply,
+                text: text.to_string(),
+            });
+        }
+    };
+    add(0, &tree.node(tree.root()).comment);
+    for (i, id) in tree.main_line().into_iter().enumerate() {
+        let node = tree.node(id);
+        add(i, &node.starting_comment);
+        add(i + 1, &node.comment);
+    }
     RecordGame {
-        tags: g.tags.clone(),
+        tags: record.tags.clone(),
         start_fen: start.fen(),
-        moves: line(start, g.game.moves()),
-        comments: g
-            .comments
-            .iter()
-            .map(|c| CommentView {
-                ply: c.ply,
-                text: c.text.clone(),
-            })
-            .collect(),
-        result: g.result.as_str(),
+        moves: line(start, &tree.main_line_moves()),
+        comments,
+        lines: tree.leaf_count().max(1),
+        result: record.result.as_str(),
     }
 }
 
-/// Is this an XQF file (XQStudio's binary format starts with `XQ`)?
-fn is_xqf(bytes: &[u8]) -> bool {
-    bytes.starts_with(b"XQ")
-}
-
-/// Reads a record file's bytes.
+/// Reads a record file's bytes: any format `xiangqi-records` reads (PGN in UTF-8, GB18030 or
+/// Big5, XQF, DhtmlXQ/UBB, CBF, CBR/CBL, plain move lists), found from the bytes.
 ///
 /// # Errors
-/// A 422 with the reader's error (line and column, or byte offset) when no game can be read.
+/// A 422 with the reader's error (and its place) when no game can be read.
 pub fn read(bytes: &[u8]) -> Result<Records, ApiError> {
     if bytes.is_empty() {
         return Err(ApiError::invalid(
@@ -78,33 +88,39 @@ pub fn read(bytes: &[u8]) -> Result<Records, ApiError> {
             "the record is empty",
         ));
     }
-    if is_xqf(bytes) {
-        let game = xqf::read(bytes)
-            .map_err(|e| ApiError::invalid("bad_record", "body", format!("XQF: {e}")))?;
-        return Ok(Records {
-            format: "xqf",
-            games: vec![view(&game.to_pgn())],
-            warnings: Vec::new(),
-        });
-    }
     // Lenient: a game whose move text goes wrong keeps the moves before the error (with a
-    // warning), but text in which nothing reads as a game is refused.
-    let (games, errors) = pgn::read_lenient(bytes);
-    let useful = games
+    // warning), but bytes in which nothing reads as a game are refused.
+    let loaded = xiangqi_records::read(bytes)
+        .map_err(|e| ApiError::invalid("bad_record", "body", e.to_string()))?;
+    let useful = loaded
+        .records
         .iter()
-        .any(|g| !g.game.moves().is_empty() || !g.tags.is_empty());
+        .any(|r| r.tree.move_count() > 0 || !r.tags.is_empty());
     if !useful {
-        let message = match errors.first() {
-            Some(e) => e.to_string(),
-            None => "no game found: send a PGN or XQF file".into(),
+        let message = match loaded.warnings.first() {
+            Some(w) => format!("{}: {w}", loaded.format.name()),
+            None => "no game found: send a PGN, XQF, DhtmlXQ, CBF or CBR file".into(),
         };
         return Err(ApiError::invalid("bad_record", "body", message));
     }
     Ok(Records {
-        format: "pgn",
-        games: games.iter().map(view).collect(),
-        warnings: errors.iter().map(ToString::to_string).collect(),
+        format: format_name(loaded.format),
+        games: loaded.records.iter().map(view).collect(),
+        warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
     })
+}
+
+/// The API's name of a record format.
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Pgn => "pgn",
+        Format::Xqf => "xqf",
+        Format::Ubb => "ubb",
+        Format::Cbf => "cbf",
+        Format::Cbr => "cbr",
+        Format::Cbl => "cbl",
+        Format::Text => "text",
+    }
 }
 
 /// The PGN text of `game` with `tags`, its result from `winner` when it has ended.

@@ -721,6 +721,56 @@ async fn reading_records() {
     }
 }
 
+/// The main line of a DhtmlXQ move list decoded here, independently of the reader: four
+/// digits a move, file from the left then row from the top (row 0 is black's back rank).
+fn dhtmlxq_moves(list: &str) -> Vec<String> {
+    let d: Vec<u8> = list.bytes().map(|b| b - b'0').collect();
+    d.chunks(4)
+        .map(|c| {
+            let sq = |x: u8, y: u8| format!("{}{}", (b'a' + x) as char, 9 - y);
+            format!("{}{}", sq(c[0], c[1]), sq(c[2], c[3]))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn reading_every_record_format() {
+    let base = common::start(common::config());
+    let file = include_str!("data/dhtmlxq_ubb_variations.txt");
+    let (status, body) = upload(&base, file.as_bytes()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["format"], "ubb");
+    let game = &body["games"][0];
+    let list = file
+        .split("[DhtmlXQ_movelist]")
+        .nth(1)
+        .and_then(|rest| rest.split('[').next())
+        .unwrap();
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, dhtmlxq_moves(list));
+    // The main line and its three side lines (DhtmlXQ_move_0_5_1 .. _3).
+    assert_eq!(game["lines"], 4);
+    let comments: Vec<(u64, &str)> = game["comments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["ply"].as_u64().unwrap(), c["text"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        comments,
+        [
+            (1, "start of main line"),
+            (5, "Here branching occurrs"),
+            (9, "end of main line")
+        ]
+    );
+}
+
 #[tokio::test]
 async fn pgn_round_trip() {
     let base = common::start(common::config());
