@@ -2,22 +2,25 @@
 //! points a horse, pawn, general, advisor or elephant could capture it from, and where a
 //! horse's leg is.
 
+/// A horse's eight jumps, as (file, rank) offsets: where a horse attacking a point stands.
+const HORSE_JUMPS: [(i32, i32); 8] = [
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+];
+
 /// For each target point, the points from which a stepping piece could reach it: a horse
 /// (a knight's jump away), a pawn or general (orthogonally next to it), an advisor
 /// (diagonally next to it) and an elephant (two points diagonally). A piece of the side
 /// to move on none of them means no table needs walking.
 const fn near_tables() -> [[u128; 4]; 90] {
     const GROUPS: [[(i32, i32); 8]; 4] = [
-        [
-            (1, 2),
-            (-1, 2),
-            (1, -2),
-            (-1, -2),
-            (2, 1),
-            (2, -1),
-            (-2, 1),
-            (-2, -1),
-        ],
+        HORSE_JUMPS,
         [
             (1, 0),
             (-1, 0),
@@ -76,16 +79,7 @@ const fn near_tables() -> [[u128; 4]; 90] {
 /// 2^64 (added with wrapping).
 pub(super) static HORSE_LEG: [u64; 64] = {
     let mut t = [0u64; 64];
-    let jumps: [(i32, i32); 8] = [
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (2, -1),
-        (-2, 1),
-        (-2, -1),
-    ];
+    let jumps = HORSE_JUMPS;
     let mut i = 0;
     while i < 8 {
         // The horse stands at (df, dr) from the target; its leg is the target's diagonal
