@@ -3,11 +3,18 @@
 //! CC BY 4.0), with the default evaluator in step with each position (the search's case), from
 //! scratch, and the cost of the make/unmake hooks.
 //!
+//! The same for the NNUE evaluator (`xiangqi-nnue`, the embedded net), and the engine's node
+//! rate with each: a fixed-node search of eight of the positions.
+//!
 //! `cargo bench --bench eval`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use std::time::Duration;
+use xiangqi::core::Game;
 use xiangqi::core::Position;
 use xiangqi::eval::{DefaultEvaluator, Evaluator, Material};
+use xiangqi::nnue::{EvalChoice, NnueEvaluator};
+use xiangqi::search::{Limits, Searcher};
 
 fn positions() -> Vec<Position> {
     let mut out = Vec::new();
@@ -69,6 +76,30 @@ fn eval(c: &mut Criterion) {
         })
     });
 
+    let mut nnue: Vec<NnueEvaluator> = positions
+        .iter()
+        .map(|p| {
+            let mut e = NnueEvaluator::new();
+            e.reset(p);
+            e
+        })
+        .collect();
+    group.bench_function(format!("nnue, in step ({n} positions)"), |b| {
+        b.iter(|| {
+            for (e, p) in nnue.iter_mut().zip(&positions) {
+                black_box(e.evaluate(black_box(p)));
+            }
+        })
+    });
+    let fresh = NnueEvaluator::new();
+    group.bench_function(format!("nnue, from scratch ({n} positions)"), |b| {
+        b.iter(|| {
+            for p in &positions {
+                black_box(fresh.evaluate_fresh(black_box(p)));
+            }
+        })
+    });
+
     let mut m = Material;
     group.bench_function(format!("material ({n} positions)"), |b| {
         b.iter(|| {
@@ -94,6 +125,58 @@ fn eval(c: &mut Criterion) {
             }
         })
     });
+    group.bench_function(format!("nnue make+unmake hooks ({total} moves)"), |b| {
+        b.iter(|| {
+            for ((e, p), ms) in nnue.iter_mut().zip(&positions).zip(&moves) {
+                for &mv in ms {
+                    e.make_move(p, mv);
+                    e.unmake_move(p, mv);
+                }
+            }
+        })
+    });
+    group.finish();
+
+    // The engine's node rate with each evaluator: nodes per second is the throughput.
+    const NODES: u64 = 100_000;
+    let roots: Vec<Game> = positions
+        .iter()
+        .step_by(8)
+        .map(|p| Game::new(p.clone()))
+        .collect();
+    let mut group = c.benchmark_group("search_nodes");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    for (name, eval) in [
+        ("default", EvalChoice::default()),
+        ("nnue", EvalChoice::Nnue(NnueEvaluator::new())),
+    ] {
+        let mut searcher = Searcher::with_evaluator(eval);
+        let limits = Limits {
+            nodes: Some(NODES),
+            ..Limits::default()
+        };
+        // Nodes actually searched (a search stops within a few nodes of its budget).
+        let searched: u64 = roots
+            .iter()
+            .map(|g| {
+                searcher.new_game();
+                searcher.search(g, &limits, &mut |_| {}).nodes
+            })
+            .sum();
+        group.throughput(Throughput::Elements(searched));
+        group.bench_function(
+            format!("{name} ({} roots, {NODES} nodes each)", roots.len()),
+            |b| {
+                b.iter(|| {
+                    for g in &roots {
+                        searcher.new_game();
+                        black_box(searcher.search(g, &limits, &mut |_| {}));
+                    }
+                })
+            },
+        );
+    }
     group.finish();
 }
 

@@ -10,6 +10,7 @@
 //! - [`search`] (`xiangqi-search`): the engine.
 //! - [`records`] (`xiangqi-records`): PGN and XQF game records.
 //! - [`book`] (`xiangqi-book`): an opening book from 27,704 master games.
+//! - [`nnue`] (`xiangqi-nnue`): an NNUE evaluator and the pipeline that trains it.
 //!
 //! ```
 //! use xiangqi::core::Position;
@@ -27,5 +28,6 @@ pub struct ReadmeDoctests;
 pub use xiangqi_book as book;
 pub use xiangqi_core as core;
 pub use xiangqi_eval as eval;
+pub use xiangqi_nnue as nnue;
 pub use xiangqi_records as records;
 pub use xiangqi_search as search;

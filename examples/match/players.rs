@@ -4,9 +4,14 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::core::{Game, Move, Position, Square};
-use xiangqi::search::{Clock, Level, Limits, Params, Searcher};
+use xiangqi::nnue::{EvalChoice, Network, NnueEvaluator};
+use xiangqi::search::{Clock, Level, Limits, Params};
+
+/// The in-process searcher: the hand-written evaluator or a net.
+type Searcher = xiangqi::search::Searcher<EvalChoice>;
 
 /// How long each side may think.
 #[derive(Clone, Debug)]
@@ -54,6 +59,8 @@ pub struct EngineSpec {
     /// External UCI engines that number ranks 1-10 (Fairy-Stockfish) instead of 0-9.
     pub ranks_from_one: bool,
     pub args: Vec<String>,
+    /// In-process: search with this net (`None`: the hand-written evaluator).
+    pub net: Option<Arc<Network>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +82,7 @@ impl EngineSpec {
             params: Params::default(),
             ranks_from_one: false,
             args: Vec::new(),
+            net: None,
         };
         let mut proto = None;
         let mut cmd = None;
@@ -95,6 +103,17 @@ impl EngineSpec {
                 }
                 "hash" => spec.hash = v.parse().map_err(|_| format!("hash={v}: not a number"))?,
                 "ranks" => ranks = Some(v == "1"),
+                "eval" => {
+                    spec.net = match v {
+                        "nnue" => Some(Network::shared_embedded()),
+                        "classical" | "hand" => None,
+                        _ => return Err(format!("eval={v}: use nnue or classical")),
+                    }
+                }
+                "evalfile" => {
+                    let net = Network::load(v).map_err(|e| format!("evalfile={v}: {e}"))?;
+                    spec.net = Some(Arc::new(net));
+                }
                 "level" => {
                     spec.level =
                         Some(Level::by_name(v).ok_or_else(|| format!("unknown level `{v}`"))?);
@@ -141,7 +160,11 @@ impl EngineSpec {
     pub fn build(&self) -> Result<Box<dyn Player>, String> {
         Ok(match &self.kind {
             Kind::InProcess => {
-                let mut s = Searcher::new();
+                let eval = match &self.net {
+                    Some(net) => EvalChoice::Nnue(NnueEvaluator::with_network(net.clone())),
+                    None => EvalChoice::default(),
+                };
+                let mut s = Searcher::with_evaluator(eval);
                 s.set_hash_size(self.hash);
                 s.set_threads(self.threads);
                 s.set_level(self.level);

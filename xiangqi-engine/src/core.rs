@@ -203,6 +203,16 @@ impl Core {
                 },
             );
         }
+        if change == Change::Evaluator {
+            notes.push(if self.options.use_nnue {
+                format!("evaluation: NNUE, net {}", self.options.eval_file)
+            } else {
+                format!(
+                    "evaluation: hand-written (net {} loaded; Use NNUE switches to it)",
+                    self.options.eval_file
+                )
+            });
+        }
         let o = self.options.clone();
         let job: Option<Configure> = match change {
             Change::Nothing => None,
@@ -211,6 +221,7 @@ impl Core {
             Change::MultiPv => Some(Box::new(move |s| s.set_multipv(o.multipv))),
             Change::Strength => Some(Box::new(move |s| worker::apply_strength(s, &o))),
             Change::Rules => Some(Box::new(move |s| worker::apply_rules(s, &o))),
+            Change::Evaluator => Some(Box::new(move |s| worker::apply_evaluator(s, &o))),
             Change::ClearHash | Change::NewGame => Some(Box::new(|s| s.new_game())),
         };
         if let Some(job) = job {

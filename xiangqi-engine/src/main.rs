@@ -47,7 +47,7 @@ enum Front {
     /// UCI, and UCCI after `ucci`.
     Uci(Box<session::Session>),
     /// CECP after `xboard`.
-    Cecp(cecp::Cecp),
+    Cecp(Box<cecp::Cecp>),
 }
 
 fn main() {
@@ -124,7 +124,7 @@ fn step(front: Front, event: Event, wake: &cecp::Waker) -> (Front, bool) {
         (f @ Front::Uci(_), Event::Wake) => (f, true),
         // CECP from here on, over the same engine core.
         (Front::Uci(s), Event::Line(line)) if line.trim() == "xboard" => (
-            Front::Cecp(cecp::Cecp::new(s.into_core(), Arc::clone(wake))),
+            Front::Cecp(Box::new(cecp::Cecp::new(s.into_core(), Arc::clone(wake)))),
             true,
         ),
         (Front::Uci(mut s), Event::Line(line)) => {

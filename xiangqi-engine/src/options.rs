@@ -5,6 +5,8 @@
 //! `ponder`, `usemillisec`, ...) and the UCI names both work under either protocol.
 
 use crate::command::Protocol;
+use std::sync::Arc;
+use xiangqi_nnue::Network;
 
 /// The repetition rules the engine plays by (the `Repetition Rule` option).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -72,7 +74,16 @@ pub struct Options {
     pub use_millisec: bool,
     /// `OwnBook` (UCCI `usebook`): answer from the built-in opening book while the position is in it.
     pub own_book: bool,
+    /// `Use NNUE`: evaluate with the net instead of the hand-written evaluator.
+    pub use_nnue: bool,
+    /// `EvalFile`: where the net came from ([`EMBEDDED_NET`] for the built-in one).
+    pub eval_file: String,
+    /// The net `EvalFile` names, loaded and checked when the option was set.
+    pub network: Arc<Network>,
 }
+
+/// `EvalFile`'s value for the net built into the engine.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 impl Default for Options {
     fn default() -> Options {
@@ -89,6 +100,9 @@ impl Default for Options {
             sixty_move_rule: true,
             use_millisec: true,
             own_book: false,
+            use_nnue: false,
+            eval_file: EMBEDDED_NET.to_string(),
+            network: Network::shared_embedded(),
         }
     }
 }
@@ -112,6 +126,8 @@ pub enum Change {
     ClearHash,
     /// UCCI `setoption newgame`.
     NewGame,
+    /// `Use NNUE` or `EvalFile`: the searcher's evaluator.
+    Evaluator,
 }
 
 /// Option names as written in `uci` output, with their normalized keys and UCCI names.
@@ -131,6 +147,8 @@ const NAMES: &[(&str, &str, &str)] = &[
     ("usemillisec", "", "usemillisec"),
     ("newgame", "", "newgame"),
     ("ownbook", "OwnBook", "usebook"),
+    ("usennue", "Use NNUE", "usennue"),
+    ("evalfile", "EvalFile", "evalfile"),
 ];
 
 /// Other spellings accepted for the keys above.
@@ -143,6 +161,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("repetition", "repetitionrule"),
     ("sixtymove", "sixtymoverule"),
     ("rule60", "sixtymoverule"),
+    ("nnuefile", "evalfile"),
+    ("nnue", "usennue"),
 ];
 
 /// Options other engines have that we accept and ignore, so GUIs that always send them are
@@ -162,8 +182,6 @@ const IGNORED: &[&str] = &[
     "promotion",
     "ucishowwdl",
     "ucianalysemode",
-    "nnuefile",
-    "evalfile",
     "syzygypath",
     "drawmoves",
     "mateThreatdepth",
@@ -245,6 +263,8 @@ impl Options {
                 ),
                 "option name Clear Hash type button".to_string(),
                 format!("option name OwnBook type check default {}", d.own_book),
+                format!("option name Use NNUE type check default {}", d.use_nnue),
+                format!("option name EvalFile type string default {}", d.eval_file),
             ],
             Protocol::Ucci => vec![
                 format!("option usemillisec type check default {}", d.use_millisec),
@@ -288,6 +308,8 @@ impl Options {
                 ),
                 "option clearhash type button".to_string(),
                 "option newgame type button".to_string(),
+                format!("option usennue type check default {}", d.use_nnue),
+                format!("option evalfile type string default {}", d.eval_file),
             ],
         }
     }
@@ -393,6 +415,23 @@ impl Options {
                     return Err(format!("option {name}: {text:?} is not Asian or Chinese"));
                 };
                 Change::Rules
+            }
+            "usennue" => {
+                self.use_nnue = check(&value)?;
+                Change::Evaluator
+            }
+            "evalfile" => {
+                let path = need(&value)?;
+                self.network = if path == EMBEDDED_NET || path.eq_ignore_ascii_case("<empty>") {
+                    Network::shared_embedded()
+                } else {
+                    // Loaded here, so that a bad file is refused before anything changes.
+                    Arc::new(
+                        Network::load(&path).map_err(|e| format!("option {name}: {path}: {e}"))?,
+                    )
+                };
+                self.eval_file = path;
+                Change::Evaluator
             }
             "clearhash" => Change::ClearHash,
             "newgame" => Change::NewGame,

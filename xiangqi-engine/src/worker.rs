@@ -9,7 +9,11 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use xiangqi_core::{Game, Move, Position};
 use xiangqi_eval::Score;
-use xiangqi_search::{Info, Limits, SearchResult, Searcher, StopHandle, TableView};
+use xiangqi_nnue::{EvalChoice, NnueEvaluator};
+use xiangqi_search::{Info, Limits, SearchResult, StopHandle, TableView};
+
+/// The engine's searcher: the hand-written evaluator or the net, as the options say.
+pub(crate) type Searcher = xiangqi_search::Searcher<EvalChoice>;
 
 /// The end of a search as a protocol reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +103,22 @@ pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
     s.set_level(o.level_index(levels.len()).map(|i| levels[i]));
 }
 
+/// The evaluator the options ask for.
+pub(crate) fn evaluator(o: &Options) -> EvalChoice {
+    if o.use_nnue {
+        EvalChoice::Nnue(NnueEvaluator::with_network(o.network.clone()))
+    } else {
+        EvalChoice::default()
+    }
+}
+
+/// Passes `Use NNUE` and `EvalFile` to the searcher; the table's scores came from the old
+/// evaluator, so it starts afresh.
+pub(crate) fn apply_evaluator(s: &mut Searcher, o: &Options) {
+    s.set_evaluator(evaluator(o));
+    s.new_game();
+}
+
 /// Passes the rule options to the searcher.
 pub(crate) fn apply_rules(s: &mut Searcher, o: &Options) {
     s.set_rules(o.repetition.rules());
@@ -132,7 +152,7 @@ pub(crate) fn without_move_limit(game: &Game) -> Game {
 }
 
 pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
-    let mut searcher = Searcher::new();
+    let mut searcher = Searcher::with_evaluator(EvalChoice::default());
     // The options as last applied, to rebuild the searcher should it ever panic.
     let mut applied = Options::default();
     while let Ok(job) = rx.recv() {
@@ -161,7 +181,7 @@ pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
 
 /// A fresh searcher with `o` applied.
 fn rebuilt(o: &Options) -> Searcher {
-    let mut s = Searcher::new();
+    let mut s = Searcher::with_evaluator(evaluator(o));
     s.set_hash_size(o.hash_mb);
     s.set_threads(o.threads);
     s.set_multipv(o.multipv);

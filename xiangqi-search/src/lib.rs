@@ -160,6 +160,19 @@ impl<E: Evaluator> Searcher<E> {
             rules: RuleSet::default(),
         }
     }
+    /// Replaces the evaluator (each search thread gets its own clone). The transposition
+    /// table keeps its entries: call [`Searcher::new_game`] as well when the old scores
+    /// should not guide the new evaluator.
+    pub fn set_evaluator(&mut self, evaluator: E) {
+        for w in &mut self.workers {
+            w.eval = evaluator.clone();
+        }
+        self.evaluator = evaluator;
+    }
+    /// The evaluator the searches use.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
     /// Sets the transposition table size in MiB (clears it). If that much memory cannot be
     /// had, the largest half-size that can is used instead: [`Searcher::hash_size`] tells.
     pub fn set_hash_size(&mut self, mb: usize) {
