@@ -59,8 +59,9 @@ pub struct EngineSpec {
     /// External UCI engines that number ranks 1-10 (Fairy-Stockfish) instead of 0-9.
     pub ranks_from_one: bool,
     pub args: Vec<String>,
-    /// In-process: search with this net (`None`: the hand-written evaluator).
-    pub net: Option<Arc<Network>>,
+    /// In-process: `Some(Some(net))` searches with that net, `Some(None)` with the
+    /// hand-written evaluator, `None` with the default ([`EvalChoice::default`], the net).
+    pub net: Option<Option<Arc<Network>>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,14 +106,14 @@ impl EngineSpec {
                 "ranks" => ranks = Some(v == "1"),
                 "eval" => {
                     spec.net = match v {
-                        "nnue" => Some(Network::shared_embedded()),
-                        "classical" | "hand" => None,
+                        "nnue" => Some(Some(Network::shared_embedded())),
+                        "classical" | "hand" => Some(None),
                         _ => return Err(format!("eval={v}: use nnue or classical")),
                     }
                 }
                 "evalfile" => {
                     let net = Network::load(v).map_err(|e| format!("evalfile={v}: {e}"))?;
-                    spec.net = Some(Arc::new(net));
+                    spec.net = Some(Some(Arc::new(net)));
                 }
                 "level" => {
                     spec.level =
@@ -161,7 +162,8 @@ impl EngineSpec {
         Ok(match &self.kind {
             Kind::InProcess => {
                 let eval = match &self.net {
-                    Some(net) => EvalChoice::Nnue(NnueEvaluator::with_network(net.clone())),
+                    Some(Some(net)) => EvalChoice::Nnue(NnueEvaluator::with_network(net.clone())),
+                    Some(None) => EvalChoice::classical(),
                     None => EvalChoice::default(),
                 };
                 let mut s = Searcher::with_evaluator(eval);

@@ -7,7 +7,11 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use xiangqi::core::{Game, RuleSet};
-use xiangqi::search::{Info, Level, Limits, SearchResult, Searcher, StopHandle};
+use xiangqi::nnue::EvalChoice;
+use xiangqi::search::{Info, Level, Limits, SearchResult, StopHandle};
+
+/// The game's engine, with the default evaluator (the net).
+type Searcher = xiangqi::search::Searcher<EvalChoice>;
 
 /// Why a search was started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +81,7 @@ impl Engine {
         let thread = thread::Builder::new()
             .name("engine".into())
             .spawn(move || {
-                let mut searcher = Searcher::new();
+                let mut searcher = Searcher::with_evaluator(EvalChoice::default());
                 searcher.set_hash_size(hash_mb);
                 searcher.set_threads(threads);
                 run(searcher, inbox, reports, wrap, handle_tx, wanted)

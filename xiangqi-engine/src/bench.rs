@@ -63,6 +63,8 @@ pub fn game(i: usize) -> Option<Game> {
 /// Runs the benchmark to `depth`, writing progress and the totals to `out`; returns the
 /// total nodes.
 pub fn run(depth: u32, out: &dyn Fn(&str)) -> u64 {
+    // The hand-written evaluator even when the engine plays with the net: the node count is
+    // the search's signature and should not change with every net.
     let mut searcher = Searcher::new();
     let limits = Limits {
         depth: Some(depth),

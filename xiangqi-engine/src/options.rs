@@ -74,7 +74,8 @@ pub struct Options {
     pub use_millisec: bool,
     /// `OwnBook` (UCCI `usebook`): answer from the built-in opening book while the position is in it.
     pub own_book: bool,
-    /// `Use NNUE`: evaluate with the net instead of the hand-written evaluator.
+    /// `Use NNUE`: evaluate with the net (the default: it measured stronger) rather than the
+    /// hand-written evaluator.
     pub use_nnue: bool,
     /// `EvalFile`: where the net came from ([`EMBEDDED_NET`] for the built-in one).
     pub eval_file: String,
@@ -100,7 +101,7 @@ impl Default for Options {
             sixty_move_rule: true,
             use_millisec: true,
             own_book: false,
-            use_nnue: false,
+            use_nnue: true,
             eval_file: EMBEDDED_NET.to_string(),
             network: Network::shared_embedded(),
         }

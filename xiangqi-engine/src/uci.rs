@@ -279,20 +279,31 @@ impl Session {
 
     fn eval(&self) {
         let pos = self.game.position();
-        let mut eval = xiangqi_eval::DefaultEvaluator::default();
-        eval.reset(pos);
-        let s = eval.evaluate(pos);
-        let red = if pos.side_to_move() == Color::Red {
-            s
+        let mut hand = xiangqi_eval::DefaultEvaluator::default();
+        hand.reset(pos);
+        let net = xiangqi_nnue::NnueEvaluator::with_network(self.core.options.network.clone());
+        let in_use = if self.core.options.use_nnue {
+            "NNUE"
         } else {
-            -s
+            "hand-written"
         };
-        self.core.say(&format!(
-            "Static evaluation: {} for the side to move ({}), {} for red",
-            s.0,
-            pos.side_to_move(),
-            red.0
-        ));
+        for (name, s) in [
+            ("NNUE", net.evaluate_fresh(pos)),
+            ("hand-written", hand.evaluate(pos)),
+        ] {
+            let red = if pos.side_to_move() == Color::Red {
+                s
+            } else {
+                -s
+            };
+            let mark = if name == in_use { " (in use)" } else { "" };
+            self.core.say(&format!(
+                "Static evaluation, {name}{mark}: {} for the side to move ({}), {} for red",
+                s.0,
+                pos.side_to_move(),
+                red.0
+            ));
+        }
     }
 }
 

@@ -108,7 +108,7 @@ pub(crate) fn evaluator(o: &Options) -> EvalChoice {
     if o.use_nnue {
         EvalChoice::Nnue(NnueEvaluator::with_network(o.network.clone()))
     } else {
-        EvalChoice::default()
+        EvalChoice::classical()
     }
 }
 
@@ -152,7 +152,7 @@ pub(crate) fn without_move_limit(game: &Game) -> Game {
 }
 
 pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
-    let mut searcher = Searcher::with_evaluator(EvalChoice::default());
+    let mut searcher = Searcher::with_evaluator(evaluator(&Options::default()));
     // The options as last applied, to rebuild the searcher should it ever panic.
     let mut applied = Options::default();
     while let Ok(job) = rx.recv() {

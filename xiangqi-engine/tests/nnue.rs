@@ -13,7 +13,7 @@ fn uci_engine() -> Engine {
     assert!(
         lines
             .iter()
-            .any(|l| l == "option name Use NNUE type check default false"),
+            .any(|l| l == "option name Use NNUE type check default true"),
         "{lines:?}"
     );
     assert!(
@@ -34,6 +34,16 @@ fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
 #[test]
 fn use_nnue_and_eval_file() {
     let mut e = uci_engine();
+    e.send("setoption name Use NNUE value false");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        ["info string evaluation: hand-written (net <embedded> loaded; Use NNUE switches to it)"]
+    );
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, best) = e.read_bestmove();
+    legal_bestmove(&best, &Position::startpos());
     e.send("setoption name Use NNUE value true");
     let lines = e.sync();
     assert_eq!(lines, ["info string evaluation: NNUE, net <embedded>"]);

@@ -421,7 +421,15 @@ fn display_eval_and_bench() {
     assert!(lines.contains(&format!("Fen: {START}")), "{lines:?}");
     e.send("eval");
     let line = e.next_line().unwrap();
-    assert!(line.starts_with("Static evaluation: "), "{line}");
+    assert!(
+        line.starts_with("Static evaluation, NNUE (in use): "),
+        "{line}"
+    );
+    let line = e.next_line().unwrap();
+    assert!(
+        line.starts_with("Static evaluation, hand-written: "),
+        "{line}"
+    );
     e.send("bench 2");
     let lines = e.read_until(|l| l.starts_with("Nodes/second"));
     let nodes: u64 = lines

@@ -2,6 +2,7 @@
 
 use crate::features::feature;
 use crate::net::{Network, HIDDEN};
+use multiversion::multiversion;
 use std::sync::Arc;
 use xiangqi_core::{Color, Move, Piece, Position, Square};
 use xiangqi_eval::{Evaluator, Score};
@@ -125,8 +126,10 @@ fn add(values: &mut [i16; HIDDEN], column: &[i16; HIDDEN]) {
     }
 }
 
-/// `next = current + add - sub`, one pass.
-#[inline]
+/// `next = current + add - sub`, one pass. Compiled twice, for SSE2 (every x86-64) and for
+/// AVX2 (twice the lanes), and chosen once at run time by `multiversion`, which keeps the
+/// `unsafe` of calling a target-feature function inside the crate that checks the CPU.
+#[multiversion(targets("x86_64+avx2"))]
 fn add_sub(
     next: &mut [i16; HIDDEN],
     current: &[i16; HIDDEN],
@@ -138,8 +141,8 @@ fn add_sub(
     }
 }
 
-/// `next = current + add - sub1 - sub2`, one pass (a capture).
-#[inline]
+/// `next = current + add - sub1 - sub2`, one pass (a capture); dispatched as [`add_sub`].
+#[multiversion(targets("x86_64+avx2"))]
 fn add_sub_sub(
     next: &mut [i16; HIDDEN],
     current: &[i16; HIDDEN],

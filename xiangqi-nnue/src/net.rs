@@ -8,23 +8,27 @@
 //! parameters that only pay with far more data (see `docs/NNUE.md`).
 //!
 //! Quantisation: the accumulator in `i16` at scale [`QA`] = 255, the output weights in `i16` at
-//! scale [`QB`] = 64, the output bias in `i32` at `QA × QB`; the network's output times
+//! scale [`QB`] = 256, the output bias in `i32` at `QA × QB`; the network's output times
 //! [`SCALE`] is centipawns.
 //!
 //! A net file is the 8-byte magic `XQNNUE01`, then `u32` little-endian: the feature set
-//! (1), the accumulator width (256) and the output scale (400); then the feature weights
+//! (1), the accumulator width (256) and the output weights' scale [`QB`] (256); then the feature weights
 //! (1260 rows of 256 `i16`), the feature biases (256 `i16`), the output weights (512 `i16`)
 //! and the output bias (`i32`), all little-endian; then the CRC-32 of everything before it.
 
 use crate::features::FEATURES;
 use core::fmt;
+use multiversion::multiversion;
 
 /// The accumulator's width (per perspective).
 pub const HIDDEN: usize = 256;
 /// The accumulator's quantisation scale: 1.0 is 255.
 pub const QA: i32 = 255;
-/// The output weights' quantisation scale: 1.0 is 64.
-pub const QB: i32 = 64;
+/// The output weights' quantisation scale: 1.0 is 256. Fine enough that rounding the output
+/// weights costs a few centipawns (at 64 it cost 14 cp on average, see `docs/NNUE.md`); the
+/// price is that an output weight is at most 127 / 256 ≈ 0.5, which trained nets stay well
+/// inside.
+pub const QB: i32 = 256;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 /// The largest output weight the quantised arithmetic allows: a clipped accumulator value
@@ -48,9 +52,9 @@ pub enum NetError {
         /// The size found.
         found: usize,
     },
-    /// The net is for another feature set, width or output scale.
+    /// The net is for another feature set, width or output weights' scale.
     OtherArchitecture {
-        /// What the header says: feature set, width, output scale.
+        /// What the header says: feature set, width, output weights' scale.
         found: [u32; 3],
     },
     /// The checksum does not match: the file is damaged.
@@ -74,7 +78,7 @@ impl fmt::Display for NetError {
             ),
             NetError::OtherArchitecture { found } => write!(
                 f,
-                "the net is for feature set {}, width {}, output scale {}; this build reads feature set {FEATURE_SET}, width {HIDDEN}, output scale {SCALE}",
+                "the net is for feature set {}, width {}, output weight scale {}; this build reads feature set {FEATURE_SET}, width {HIDDEN}, output weight scale {QB}",
                 found[0], found[1], found[2]
             ),
             NetError::Checksum { stored, computed } => write!(
@@ -132,10 +136,13 @@ pub struct Network {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The checksum of the file's body (the CRC of a whole file, checksum included, is
+        // the same for every file).
+        let bytes = self.to_bytes();
         write!(
             f,
             "Network(crc32 {:08x})",
-            crc32fast::hash(&self.to_bytes())
+            crc32fast::hash(&bytes[..bytes.len() - 4])
         )
     }
 }
@@ -178,7 +185,7 @@ impl Network {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let header = [word(8), word(12), word(16)];
-        if header != [FEATURE_SET, HIDDEN as u32, SCALE as u32] {
+        if header != [FEATURE_SET, HIDDEN as u32, QB as u32] {
             return Err(NetError::OtherArchitecture { found: header });
         }
         if bytes.len() != FILE_BYTES {
@@ -261,7 +268,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
         out.extend_from_slice(MAGIC);
-        for word in [FEATURE_SET, HIDDEN as u32, SCALE as u32] {
+        for word in [FEATURE_SET, HIDDEN as u32, QB as u32] {
             out.extend_from_slice(&word.to_le_bytes());
         }
         let values = self
@@ -285,17 +292,24 @@ impl Network {
     pub(crate) fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         // Each half sums at most 256 × 255² × 127 < 2^31, so it fits an i32; the two
         // halves are added in i64.
-        let sum = i64::from(screlu_dot(us, &self.output_weights[0]))
-            + i64::from(screlu_dot(them, &self.output_weights[1]));
+        let sum = screlu_dots(us, them, &self.output_weights);
         let value = sum / i64::from(QA) + i64::from(self.output_bias);
         (value * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
 
+/// Both halves of the output sum, each in `i32` and added in `i64`. Compiled for SSE2 (every
+/// x86-64) and for AVX2 and chosen at run time by `multiversion` (see
+/// `evaluator::add_sub`); `docs/NNUE.md` has what each costs.
+#[multiversion(targets("x86_64+avx2"))]
+fn screlu_dots(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[[i16; HIDDEN]; 2]) -> i64 {
+    i64::from(screlu_dot(us, &weights[0])) + i64::from(screlu_dot(them, &weights[1]))
+}
+
 /// `Σ clamp(acc, 0, QA)² × w`. Written as `(c × w) × c` with the first product in `i16`
 /// (it fits: `|c × w| ≤ 255 × 127`) so that the compiler can use the 16-bit multiply and
 /// the multiply-add of two 16-bit vectors into 32-bit lanes, which every x86-64 has.
-#[inline]
+#[inline(always)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0i32;
     for (&a, &w) in acc.iter().zip(weights) {
@@ -338,7 +352,7 @@ mod tests {
         assert!(matches!(
             Network::from_bytes(&other),
             Err(NetError::OtherArchitecture {
-                found: [1, 128, 400]
+                found: [1, 128, 256]
             })
         ));
         let mut huge = Network::embedded();

@@ -19,9 +19,12 @@ use std::io::{self, Write};
 use std::time::Instant;
 use xiangqi_core::{Color, Position};
 
-/// Weights are kept within this so that the quantised net cannot overflow (see
-/// [`MAX_OUTPUT_WEIGHT`]): 1.98 × 64 = 126.7.
+/// Feature weights and biases are kept within this so that 32 pieces' weights and the bias,
+/// at scale 255, stay inside an `i16`.
 const CLIP: f32 = 1.98;
+/// Output weights are kept within this so that their quantised values stay within
+/// [`MAX_OUTPUT_WEIGHT`] (127 / 256).
+const OUTPUT_CLIP: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 
 /// The network in `f32`.
 #[derive(Clone, Debug, PartialEq)]
@@ -217,9 +220,11 @@ impl FloatNet {
             .feature_weights
             .iter_mut()
             .chain(&mut self.feature_bias)
-            .chain(&mut self.output_weights)
         {
             *w = w.clamp(-CLIP, CLIP);
+        }
+        for w in &mut self.output_weights {
+            *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
         }
     }
 }

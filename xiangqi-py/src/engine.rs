@@ -15,9 +15,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use xiangqi_core::Game;
-use xiangqi_search::{
-    Info, Level, Limits, Score, SearchResult as CoreResult, Searcher, StopHandle,
-};
+use xiangqi_nnue::EvalChoice;
+use xiangqi_search::{Info, Level, Limits, Score, SearchResult as CoreResult, StopHandle};
+
+/// The module's engine, with the default evaluator (the net; see `xiangqi-nnue`).
+type Searcher = xiangqi_search::Searcher<EvalChoice>;
 
 /// Centipawns and mate distance of a score, for Python.
 fn score_parts(score: Score) -> (i32, Option<i32>) {
@@ -233,7 +235,7 @@ impl Engine {
                 ))
             })?),
         };
-        let mut searcher = Searcher::new();
+        let mut searcher = Searcher::with_evaluator(EvalChoice::default());
         searcher.set_threads(threads);
         searcher.set_hash_size(hash_mb);
         searcher.set_level(level);

@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use xiangqi_search::Searcher;
+use xiangqi_nnue::EvalChoice;
+
+/// The pool's searchers use the engine's default evaluator (the net; see `xiangqi-nnue`).
+type Searcher = xiangqi_search::Searcher<EvalChoice>;
 
 /// The engine pool.
 pub struct Pool {
@@ -37,7 +40,7 @@ impl Pool {
         let size = config.pool_size();
         let idle = (0..size)
             .map(|_| {
-                let mut s = Searcher::new();
+                let mut s = Searcher::with_evaluator(EvalChoice::default());
                 s.set_hash_size(config.hash_mb);
                 s
             })
@@ -100,7 +103,7 @@ impl Pool {
     }
 
     fn fresh(&self) -> Searcher {
-        let mut s = Searcher::new();
+        let mut s = Searcher::with_evaluator(EvalChoice::default());
         s.set_hash_size(self.hash_mb);
         s
     }

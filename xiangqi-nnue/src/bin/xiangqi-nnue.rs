@@ -101,6 +101,14 @@ enum Command {
         #[arg(long)]
         init: Option<PathBuf>,
     },
+    /// Quantises a float checkpoint (`.fnet`) into a net file.
+    Quantise {
+        /// The float checkpoint.
+        float: PathBuf,
+        /// The net file to write.
+        #[arg(long, short)]
+        out: PathBuf,
+    },
     /// Checks a net file and prints what it makes of a few positions.
     Info {
         /// The net file (`embedded`: the built-in net).
@@ -129,7 +137,7 @@ fn load_net(name: &str) -> Result<Network, String> {
 /// The evaluator a generation run searches with.
 fn evaluator(gen: &GenArgs) -> Result<EvalChoice, String> {
     match &gen.eval_file {
-        None => Ok(EvalChoice::default()),
+        None => Ok(EvalChoice::classical()),
         Some(name) => Ok(EvalChoice::Nnue(NnueEvaluator::with_network(Arc::new(
             load_net(name)?,
         )))),
@@ -275,6 +283,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 report.seconds,
                 report.wdl_scale
             );
+        }
+        Command::Quantise { float, out } => {
+            let bytes = std::fs::read(&float)
+                .map_err(|e| format!("cannot read {}: {e}", float.display()))?;
+            let net = train::FloatNet::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", float.display()))?;
+            std::fs::write(&out, net.quantise().to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            eprintln!("wrote {}", out.display());
         }
         Command::Info {
             net,
