@@ -159,13 +159,18 @@ fn add_sub_sub(
 }
 
 impl NnueEvaluator {
-    /// Writes the accumulators after `piece` goes from `from` to `to` (taking `captured`).
-    fn push(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
+    /// Makes room for the accumulators one ply deeper than the current ones.
+    fn reserve_next(&mut self) {
         if self.top + 1 == self.stack.len() {
             // Deeper than ever before: grow once (never in a normal search, see INITIAL_DEPTH).
             let copy = self.stack[self.top].clone();
             self.stack.push(copy);
         }
+    }
+
+    /// Writes the accumulators after `piece` goes from `from` to `to` (taking `captured`).
+    fn push(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
+        self.reserve_next();
         let (done, rest) = self.stack.split_at_mut(self.top + 1);
         let (current, next) = (&done[self.top], &mut rest[0]);
         let weights = &self.net.feature_weights;
@@ -203,13 +208,9 @@ impl Evaluator for NnueEvaluator {
             None => {
                 // Not a move of this position (a caller's mistake): stay in step with the
                 // unmake that follows by repeating the current accumulators.
-                let copy = self.stack[self.top].clone();
+                self.reserve_next();
+                self.stack[self.top + 1] = self.stack[self.top].clone();
                 self.top += 1;
-                if self.top == self.stack.len() {
-                    self.stack.push(copy);
-                } else {
-                    self.stack[self.top] = copy;
-                }
             }
         }
     }

@@ -153,6 +153,38 @@ fn config(gen: &GenArgs) -> GenConfig {
     }
 }
 
+/// Reads a float checkpoint (`.fnet`).
+fn load_float(path: &std::path::Path) -> Result<train::FloatNet, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs `jobs` games of `play` with the evaluator `gen` asks for, writing `gen.out`, with
+/// progress on standard error.
+fn generate(
+    gen: &GenArgs,
+    jobs: u64,
+    config: &GenConfig,
+    play: impl Fn(&mut Searcher<EvalChoice>, u64) -> datagen::GameOutput + Sync,
+) -> Result<datagen::Summary, String> {
+    let eval = evaluator(gen)?;
+    let mut out = DataWriter::create(&gen.out)
+        .map_err(|e| format!("cannot create {}: {e}", gen.out.display()))?;
+    let summary = datagen::run(
+        jobs,
+        config,
+        || Searcher::with_evaluator(eval.clone()),
+        play,
+        &mut out,
+        &mut std::io::stderr(),
+        Duration::from_secs(10),
+    )
+    .map_err(|e| format!("writing {}: {e}", gen.out.display()))?;
+    out.finish()
+        .map_err(|e| format!("writing {}: {e}", gen.out.display()))?;
+    Ok(summary)
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -167,20 +199,9 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Datagen { gen, games } => {
             let config = config(&gen);
-            let eval = evaluator(&gen)?;
-            let mut out = DataWriter::create(&gen.out)
-                .map_err(|e| format!("cannot create {}: {e}", gen.out.display()))?;
-            let summary = datagen::run(
-                games,
-                &config,
-                || Searcher::with_evaluator(eval.clone()),
-                |s, g| datagen::self_play_game(s, &config, g),
-                &mut out,
-                &mut std::io::stderr(),
-                Duration::from_secs(10),
-            )
-            .map_err(|e| format!("writing {}: {e}", gen.out.display()))?;
-            out.finish().map_err(|e| e.to_string())?;
+            let summary = generate(&gen, games, &config, |s, g| {
+                datagen::self_play_game(s, &config, g)
+            })?;
             eprintln!(
                 "done: {} games (red {} / draw {} / black {}), {} positions in {:.0} s, {:.0} positions/hour",
                 summary.games,
@@ -199,7 +220,6 @@ fn run(cli: Cli) -> Result<(), String> {
             count,
         } => {
             let config = config(&gen);
-            let eval = evaluator(&gen)?;
             let text = std::fs::read_to_string(&games)
                 .map_err(|e| format!("cannot read {}: {e}", games.display()))?;
             let (all, skipped) = datagen::read_master_games(&text);
@@ -208,22 +228,10 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             let end = count.map_or(all.len(), |c| (first + c).min(all.len()));
             let chosen = all.get(first..end).unwrap_or(&[]);
-            let mut out = DataWriter::create(&gen.out)
-                .map_err(|e| format!("cannot create {}: {e}", gen.out.display()))?;
-            let summary = datagen::run(
-                chosen.len() as u64,
-                &config,
-                || Searcher::with_evaluator(eval.clone()),
-                |s, g| {
-                    let number = first as u64 + g;
-                    datagen::master_game(s, &config, &chosen[g as usize], number)
-                },
-                &mut out,
-                &mut std::io::stderr(),
-                Duration::from_secs(10),
-            )
-            .map_err(|e| format!("writing {}: {e}", gen.out.display()))?;
-            out.finish().map_err(|e| e.to_string())?;
+            let summary = generate(&gen, chosen.len() as u64, &config, |s, g| {
+                let number = first as u64 + g;
+                datagen::master_game(s, &config, &chosen[g as usize], number)
+            })?;
             eprintln!(
                 "done: {} games, {} positions in {:.0} s, {:.0} positions/hour",
                 summary.games,
@@ -246,14 +254,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let start = match &init {
                 None => None,
-                Some(path) => {
-                    let bytes = std::fs::read(path)
-                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                    Some(
-                        train::FloatNet::from_bytes(&bytes)
-                            .map_err(|e| format!("{}: {e}", path.display()))?,
-                    )
-                }
+                Some(path) => Some(load_float(path)?),
             };
             let samples =
                 xiangqi_nnue::data::read_all(&data).map_err(|(file, e)| format!("{file}: {e}"))?;
@@ -285,10 +286,7 @@ fn run(cli: Cli) -> Result<(), String> {
             );
         }
         Command::Quantise { float, out } => {
-            let bytes = std::fs::read(&float)
-                .map_err(|e| format!("cannot read {}: {e}", float.display()))?;
-            let net = train::FloatNet::from_bytes(&bytes)
-                .map_err(|e| format!("{}: {e}", float.display()))?;
+            let net = load_float(&float)?;
             std::fs::write(&out, net.quantise().to_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             eprintln!("wrote {}", out.display());
@@ -318,10 +316,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             }
             if let (Some(float), Some(data)) = (float, data) {
-                let bytes = std::fs::read(&float)
-                    .map_err(|e| format!("cannot read {}: {e}", float.display()))?;
-                let float_net = train::FloatNet::from_bytes(&bytes)
-                    .map_err(|e| format!("{}: {e}", float.display()))?;
+                let float_net = load_float(&float)?;
                 let reader = xiangqi_nnue::data::DataReader::open(&data)
                     .map_err(|e| format!("{}: {e}", data.display()))?;
                 let (mut count, mut total, mut worst) = (0u64, 0f64, 0f64);
