@@ -15,10 +15,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use xiangqi_core::Game;
-use xiangqi_nnue::EvalChoice;
+use xiangqi_nnue::{EvalChoice, LoadError, Network, NnueEvaluator};
 use xiangqi_search::{Info, Level, Limits, Score, SearchResult as CoreResult, StopHandle};
 
-/// The module's engine, with the default evaluator (the net; see `xiangqi-nnue`).
+/// The module's engine: the net by default (see `xiangqi-nnue`), or the hand-written
+/// evaluator (`Engine(evaluator="classical")`).
 type Searcher = xiangqi_search::Searcher<EvalChoice>;
 
 /// Centipawns and mate distance of a score, for Python.
@@ -154,6 +155,46 @@ pub struct Engine {
     stop: StopHandle,
     /// The strength level caps the search by depth or nodes, so a search needs no limit.
     level_limits: bool,
+    /// `"nnue"` or `"classical"`.
+    evaluator: &'static str,
+}
+
+/// The evaluator `Engine(evaluator=, eval_file=)` asks for.
+fn evaluator_arg(name: &str, eval_file: Option<std::path::PathBuf>) -> PyResult<EvalChoice> {
+    match (name, eval_file) {
+        ("nnue", None) => Ok(EvalChoice::default()),
+        ("nnue", Some(path)) => {
+            let net = Network::load(&path).map_err(|e| net_error(&path, e))?;
+            Ok(EvalChoice::Nnue(NnueEvaluator::with_network(Arc::new(net))))
+        }
+        ("classical", None) => Ok(EvalChoice::classical()),
+        ("classical", Some(_)) => Err(value_error(
+            "eval_file is a net for evaluator=\"nnue\"; the classical evaluator takes none",
+        )),
+        (other, _) => Err(value_error(format!(
+            "unknown evaluator {other:?}; evaluators: nnue, classical"
+        ))),
+    }
+}
+
+/// A net file that cannot be used: an `OSError` (`FileNotFoundError`...) when it cannot be
+/// read, else a `XiangqiError` saying what is wrong with it.
+fn net_error(path: &std::path::Path, e: LoadError) -> PyErr {
+    match e {
+        LoadError::Io(io) => {
+            use pyo3::exceptions::{
+                PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+            };
+            let message = format!("cannot read the net {}: {io}", path.display());
+            match io.kind() {
+                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+                std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
+                _ => PyOSError::new_err(message),
+            }
+        }
+        LoadError::Net(e) => value_error(format!("{}: {e}", path.display())),
+    }
 }
 
 /// The searcher, even if a search panicked while holding it (its state is still usable:
@@ -213,10 +254,19 @@ fn limits(
 impl Engine {
     /// An engine with `threads` search threads, `hash_mb` MiB of transposition table, at
     /// strength `level` (`None` for full strength; see `Engine.levels()`), judging
-    /// repetitions in the search by `rules` (`"asian"` or `"chinese"`).
+    /// repetitions in the search by `rules` (`"asian"` or `"chinese"`), evaluating with
+    /// `evaluator`: `"nnue"` (the built-in net, or the net file `eval_file`) or
+    /// `"classical"` (the hand-written evaluator).
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 16, level = None, rules = "asian"))]
-    fn new(threads: usize, hash_mb: usize, level: Option<&str>, rules: &str) -> PyResult<Engine> {
+    #[pyo3(signature = (threads = 1, hash_mb = 16, level = None, rules = "asian", evaluator = "nnue", eval_file = None))]
+    fn new(
+        threads: usize,
+        hash_mb: usize,
+        level: Option<&str>,
+        rules: &str,
+        evaluator: &str,
+        eval_file: Option<std::path::PathBuf>,
+    ) -> PyResult<Engine> {
         if !(1..=256).contains(&threads) {
             return Err(value_error(format!("threads {threads} is not in 1..=256")));
         }
@@ -235,7 +285,13 @@ impl Engine {
                 ))
             })?),
         };
-        let mut searcher = Searcher::with_evaluator(EvalChoice::default());
+        let choice = evaluator_arg(evaluator, eval_file)?;
+        let evaluator = if choice.is_nnue() {
+            "nnue"
+        } else {
+            "classical"
+        };
+        let mut searcher = Searcher::with_evaluator(choice);
         searcher.set_threads(threads);
         searcher.set_hash_size(hash_mb);
         searcher.set_level(level);
@@ -245,7 +301,14 @@ impl Engine {
             searcher: Arc::new(Mutex::new(searcher)),
             stop,
             level_limits: level.is_some_and(|l| l.depth.is_some() || l.nodes.is_some()),
+            evaluator,
         })
+    }
+
+    /// What the engine evaluates with: `"nnue"` or `"classical"`.
+    #[getter]
+    fn evaluator(&self) -> &'static str {
+        self.evaluator
     }
 
     /// The names of the strength levels, weakest first (`"full"` is full strength).

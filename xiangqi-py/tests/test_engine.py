@@ -7,7 +7,7 @@ import time
 import pytest
 
 import xiangqi
-from conftest import CORE_DATA, epd_ops
+from conftest import CORE_DATA, REPO, epd_ops
 
 MATES = list(epd_ops(CORE_DATA / "mates.epd"))
 
@@ -141,3 +141,50 @@ def test_dropped_analysis_stops_its_search():
     start = time.monotonic()
     assert engine.search(xiangqi.Board(), depth=2).best_move is not None  # the engine is free
     assert time.monotonic() - start < 30
+
+
+NET = REPO / "xiangqi-nnue" / "nets" / "default.nnue"
+OPENING = ["h2e2", "h9g7", "h0g2", "i9h9"]
+
+
+def opening_board():
+    board = xiangqi.Board()
+    for m in OPENING:
+        board.push(m)
+    return board
+
+
+def test_evaluator_choice():
+    board = opening_board()
+    nnue = xiangqi.Engine()
+    assert nnue.evaluator == "nnue"
+    classical = xiangqi.Engine(evaluator="classical")
+    assert classical.evaluator == "classical"
+    a = nnue.search(board, depth=6)
+    b = classical.search(board, depth=6)
+    assert (a.score, a.nodes) != (b.score, b.nodes)
+    # The repository's net file is the built-in net: the same search, node for node.
+    from_file = xiangqi.Engine(eval_file=NET)
+    assert from_file.evaluator == "nnue"
+    c = from_file.search(board, depth=6)
+    assert (c.best_move, c.score, c.nodes) == (a.best_move, a.score, a.nodes)
+    assert xiangqi.Engine(eval_file=str(NET)).search(board, depth=6).nodes == a.nodes
+
+
+def test_bad_evaluator_arguments(tmp_path):
+    with pytest.raises(xiangqi.XiangqiError, match="evaluators: nnue, classical"):
+        xiangqi.Engine(evaluator="neural")
+    with pytest.raises(xiangqi.XiangqiError, match="takes none"):
+        xiangqi.Engine(evaluator="classical", eval_file=NET)
+    with pytest.raises(FileNotFoundError, match="cannot read the net"):
+        xiangqi.Engine(eval_file=tmp_path / "missing.nnue")
+    garbage = tmp_path / "garbage.nnue"
+    garbage.write_bytes(b"not a net at all")
+    with pytest.raises(xiangqi.XiangqiError, match="garbage.nnue"):
+        xiangqi.Engine(eval_file=garbage)
+    damaged = bytearray(NET.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x40
+    broken = tmp_path / "damaged.nnue"
+    broken.write_bytes(bytes(damaged))
+    with pytest.raises(xiangqi.XiangqiError, match="damaged.nnue"):
+        xiangqi.Engine(eval_file=broken)

@@ -50,6 +50,10 @@ struct InfoAnswer {
     levels: Vec<LevelView>,
     limits: LimitsAnswer,
     engines: usize,
+    /// `nnue` or `classical`.
+    evaluator: &'static str,
+    /// The net's file name, `embedded` for the built-in one; `null` without a net.
+    net: Option<String>,
     running: usize,
     waiting: usize,
 }
@@ -65,6 +69,19 @@ struct LimitsAnswer {
     max_streams_per_client: usize,
     max_body_bytes: usize,
     queue: usize,
+}
+
+/// The net's name for `/info`: the file name only, so the server's paths stay private.
+fn net_name(c: &crate::Config) -> Option<String> {
+    match (&c.eval_file, c.classical_eval) {
+        (_, true) => None,
+        (None, false) => Some("embedded".into()),
+        (Some(file), false) => Some(
+            file.path
+                .file_name()
+                .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned()),
+        ),
+    }
 }
 
 async fn info(State(state): State<AppState>) -> Json<InfoAnswer> {
@@ -93,6 +110,12 @@ async fn info(State(state): State<AppState>) -> Json<InfoAnswer> {
             queue: c.queue,
         },
         engines: c.pool_size(),
+        evaluator: if c.classical_eval {
+            "classical"
+        } else {
+            "nnue"
+        },
+        net: net_name(c),
         running: state.pool.running(),
         waiting: state.pool.waiting(),
     })

@@ -1,7 +1,10 @@
 //! The server's limits and settings, each with a command-line flag and a documented default.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+use xiangqi_nnue::{EvalChoice, LoadError, Network, NnueEvaluator};
 
 /// Settings of one server instance. [`Config::default`] gives the documented defaults;
 /// the binary reads them from its flags (`xiangqi-web --help`).
@@ -59,6 +62,34 @@ pub struct Config {
     /// The largest request body, in bytes (record uploads included).
     #[arg(long, default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
+    /// A net for the engines instead of the built-in one (read and checked at start-up).
+    #[arg(long, value_name = "PATH", value_parser = NetFile::load)]
+    pub eval_file: Option<NetFile>,
+    /// Search with the hand-written evaluator instead of the net.
+    #[arg(long, conflicts_with = "eval_file")]
+    pub classical_eval: bool,
+}
+
+/// A net read from a file (`--eval-file`), with the path it came from.
+#[derive(Clone, Debug)]
+pub struct NetFile {
+    /// Where the net was read from.
+    pub path: PathBuf,
+    /// The net, shared by every engine of the pool.
+    pub network: Arc<Network>,
+}
+
+impl NetFile {
+    /// Reads and checks the net at `path`.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a net of this architecture ([`LoadError`]).
+    pub fn load(path: &str) -> Result<NetFile, LoadError> {
+        Ok(NetFile {
+            path: PathBuf::from(path),
+            network: Arc::new(Network::load(path)?),
+        })
+    }
 }
 
 impl Default for Config {
@@ -74,6 +105,18 @@ impl Config {
             self.searches
         } else {
             std::thread::available_parallelism().map_or(2, usize::from)
+        }
+    }
+
+    /// The evaluator the engines search with: the hand-written one with
+    /// [`Config::classical_eval`], else the net of [`Config::eval_file`] or the built-in net.
+    pub fn evaluator(&self) -> EvalChoice {
+        match (&self.eval_file, self.classical_eval) {
+            (_, true) => EvalChoice::classical(),
+            (Some(file), false) => {
+                EvalChoice::Nnue(NnueEvaluator::with_network(Arc::clone(&file.network)))
+            }
+            (None, false) => EvalChoice::default(),
         }
     }
 

@@ -30,7 +30,7 @@ pub mod search;
 pub mod state;
 pub mod view;
 
-pub use config::Config;
+pub use config::{Config, NetFile};
 pub use error::ApiError;
 pub use state::AppState;
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use xiangqi_nnue::EvalChoice;
 
-/// The pool's searchers use the engine's default evaluator (the net; see `xiangqi-nnue`).
+/// The pool's searchers: the net by default, or what the flags chose ([`Config::evaluator`]).
 type Searcher = xiangqi_search::Searcher<EvalChoice>;
 
 /// The engine pool.
@@ -25,6 +25,8 @@ pub struct Pool {
     queue: usize,
     wait: Duration,
     hash_mb: usize,
+    /// The evaluator each new searcher gets a copy of (a net is shared, not copied).
+    evaluator: EvalChoice,
 }
 
 /// A borrowed engine; it goes back to the pool when dropped.
@@ -38,22 +40,19 @@ impl Pool {
     /// The pool for `config`: its engines are made here, once.
     pub fn new(config: &Config) -> Arc<Pool> {
         let size = config.pool_size();
-        let idle = (0..size)
-            .map(|_| {
-                let mut s = Searcher::with_evaluator(EvalChoice::default());
-                s.set_hash_size(config.hash_mb);
-                s
-            })
-            .collect();
-        Arc::new(Pool {
-            idle: Mutex::new(idle),
+        let pool = Pool {
+            idle: Mutex::new(Vec::with_capacity(size)),
             permits: Arc::new(Semaphore::new(size)),
             waiting: AtomicUsize::new(0),
             running: AtomicUsize::new(0),
             queue: config.queue,
             wait: Duration::from_millis(config.queue_wait_ms),
             hash_mb: config.hash_mb,
-        })
+            evaluator: config.evaluator(),
+        };
+        let idle = (0..size).map(|_| pool.fresh()).collect();
+        *pool.idle.lock().unwrap_or_else(PoisonError::into_inner) = idle;
+        Arc::new(pool)
     }
 
     /// Searches running now.
@@ -103,7 +102,7 @@ impl Pool {
     }
 
     fn fresh(&self) -> Searcher {
-        let mut s = Searcher::with_evaluator(EvalChoice::default());
+        let mut s = Searcher::with_evaluator(self.evaluator.clone());
         s.set_hash_size(self.hash_mb);
         s
     }

@@ -173,7 +173,11 @@ class Engine:
         hash_mb: int = 16,
         level: Optional[str] = None,
         rules: str = "asian",
+        evaluator: str = "nnue",
+        eval_file: Optional[Union[str, PathLike[str]]] = None,
     ) -> None: ...
+    @property
+    def evaluator(self) -> str: ...
     @staticmethod
     def levels() -> List[str]: ...
     def search(
