@@ -10,6 +10,7 @@ extern crate std;
 
 mod fen;
 mod game;
+mod illegal;
 mod movegen;
 #[cfg(test)]
 mod movegen_frozen;
@@ -33,6 +34,7 @@ pub mod zobrist;
 
 pub use fen::FenError;
 pub use game::{Game, GameEndReason, GameOutcome, COUNTED_CHECKS, MOVE_LIMIT_PLIES};
+pub use illegal::IllegalReason;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::NotationError;
 pub use outcome::{BoardOutcome, EndReason};

@@ -3,7 +3,7 @@
 use crate::setup::{Problems, Setup, SetupError};
 use crate::tables::SQUARE_BITS;
 use crate::zobrist::{piece_key_raw, side_key};
-use crate::{Color, Move, Piece, Role, Square};
+use crate::{Color, IllegalReason, Move, Piece, Role, Square};
 use core::fmt;
 
 /// The length of [`Position`]'s board array: every `u8` index is in it.
@@ -437,10 +437,18 @@ impl Position {
     /// # Errors
     /// [`IllegalMove`] when `m` is not a legal move in this position.
     pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
-        if self.is_legal(m) {
-            Ok(self.make_move(m))
-        } else {
-            Err(IllegalMove { mv: m })
+        self.check_legal(m)?;
+        Ok(self.make_move(m))
+    }
+
+    /// `Ok` when `m` is legal here, else the error with the rule it breaks.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (with its [`IllegalReason`]) when `m` is not legal here.
+    pub fn check_legal(&self, m: Move) -> Result<(), IllegalMove> {
+        match self.illegal_reason(m) {
+            None => Ok(()),
+            Some(reason) => Err(IllegalMove { mv: m, reason }),
         }
     }
 
@@ -491,16 +499,18 @@ impl core::hash::Hash for Position {
     }
 }
 
-/// A move that is not legal in the position it was offered to.
+/// A move that is not legal in the position it was offered to, and why.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
     /// The move that was refused.
     pub mv: Move,
+    /// The rule it breaks.
+    pub reason: IllegalReason,
 }
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {}", self.mv)
+        write!(f, "illegal move {}: {}", self.mv, self.reason)
     }
 }
 

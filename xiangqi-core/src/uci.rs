@@ -122,11 +122,8 @@ impl UciMove {
     /// [`IllegalMove`] when it is not.
     pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMove> {
         let m = Move::new(self.from, self.to);
-        if pos.is_legal(m) {
-            Ok(m)
-        } else {
-            Err(IllegalMove { mv: m })
-        }
+        pos.check_legal(m)?;
+        Ok(m)
     }
 }
 

@@ -176,3 +176,51 @@ proptest! {
         });
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// `illegal_reason` is `None` exactly for the legal moves, and its class agrees with the
+    /// simple model: a piece-rule reason only for a point the piece cannot reach, a
+    /// general-safety reason only for one it can (the model's own safety test then fails).
+    #[test]
+    fn illegal_reasons_agree_with_the_simple_model((start, choices) in playout()) {
+        use xiangqi_core::IllegalReason as R;
+        walk(start, &choices, |pos| {
+            let board = reference::board_of(pos);
+            let us = pos.side_to_move();
+            for from in Square::all() {
+                let (f, r) = (i32::from(from.file().index()), i32::from(from.rank().index()));
+                let reach = pos.piece_at(from).map(|_| reference::destinations(&board, f, r));
+                for to in Square::all() {
+                    let Some(m) = Move::try_new(from, to) else { continue };
+                    let reason = pos.illegal_reason(m);
+                    assert_eq!(reason.is_none(), pos.is_legal(m), "{m} in {}", pos.fen());
+                    let Some(reason) = reason else { continue };
+                    let target = (i32::from(to.file().index()), i32::from(to.rank().index()));
+                    let own = pos.piece_at(to).is_some_and(|p| p.color == us);
+                    match reason {
+                        R::NoPiece { .. } => assert!(reach.is_none()),
+                        R::NotSideToMove { .. } => assert_ne!(pos.piece_at(from).unwrap().color, us),
+                        R::OwnPiece { .. } => assert!(own),
+                        R::GeneralsFace | R::IgnoresCheck | R::ExposesGeneral => {
+                            assert!(reach.as_ref().unwrap().contains(&target), "{m} {reason:?} in {}", pos.fen());
+                            let mut after = pos.clone();
+                            after.make_move(m);
+                            assert!(reference::in_check(&after, us), "{m} {reason:?} in {}", pos.fen());
+                            match reason {
+                                R::IgnoresCheck => assert!(pos.is_check(), "{m} in {}", pos.fen()),
+                                R::ExposesGeneral => assert!(!pos.is_check(), "{m} in {}", pos.fen()),
+                                _ => {}
+                            }
+                        }
+                        _ => assert!(
+                            !own && !reach.as_ref().unwrap().contains(&target),
+                            "{m} {reason:?} in {}", pos.fen()
+                        ),
+                    }
+                }
+            }
+        });
+    }
+}

@@ -233,9 +233,7 @@ impl GameTree {
     /// # Errors
     /// [`IllegalMove`] when `m` is not legal at `parent`; the tree is unchanged.
     pub fn add_move(&mut self, parent: NodeId, m: Move) -> Result<NodeId, IllegalMove> {
-        if !self.position_at(parent).is_legal(m) {
-            return Err(IllegalMove { mv: m });
-        }
+        self.position_at(parent).check_legal(m)?;
         Ok(self.push_unchecked(parent, m))
     }
 

@@ -171,6 +171,11 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#think-lines .think-line').length === 3, null, { timeout: 20000 });
   check(true, 'analysis shows three lines');
   check((await page.locator('button#undo').textContent()) === '悔棋', 'the interface speaks Chinese');
+  // The server's reason code for an illegal drop, said in Chinese.
+  await drag('h0', 'h1');
+  await page.waitForFunction(() => /马走日字/.test(document.querySelector('#message').textContent), null, { timeout: 10000 });
+  const whyZh = await page.locator('#message').textContent();
+  check(/走法不合规则/.test(whyZh), `an illegal drop is refused in Chinese (${whyZh.trim()})`);
   await page.screenshot({ path: join(shots, 'phone-analysis.png'), fullPage: true });
   check(errors.length === 0, `no script errors (${errors.join('; ')})`);
 } finally {

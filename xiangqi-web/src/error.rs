@@ -21,6 +21,9 @@ pub struct ApiError {
     /// For a move: its index in `moves`.
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<usize>,
+    /// For an illegal move: the rule it breaks ([`xiangqi_core::IllegalReason::code`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
     /// Seconds after which a refused request may be tried again (503 only).
     #[serde(skip)]
     retry_after: Option<u32>,
@@ -35,6 +38,7 @@ impl ApiError {
             field: None,
             message: message.into(),
             index: None,
+            reason: None,
             retry_after: None,
         }
     }
@@ -86,6 +90,12 @@ impl ApiError {
     /// Names the index of the move at fault.
     pub fn index(mut self, index: usize) -> ApiError {
         self.index = Some(index);
+        self
+    }
+
+    /// The same error naming the rule an illegal move breaks (`horse_leg`, ...).
+    pub fn reason(mut self, reason: xiangqi_core::IllegalReason) -> ApiError {
+        self.reason = Some(reason.code());
         self
     }
 

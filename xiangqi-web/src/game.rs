@@ -3,7 +3,6 @@
 
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::explain::why_illegal;
 use serde::{Deserialize, Serialize};
 use xiangqi_core::{Game, Move, Position, RuleSet, Square};
 
@@ -55,18 +54,18 @@ pub fn parse_fen(fen: Option<&str>, field: &str) -> Result<Position, ApiError> {
 /// gets the reason it is illegal.
 pub fn parse_move(pos: &Position, text: &str, index: usize) -> Result<Move, ApiError> {
     let field = format!("moves[{index}]");
-    if let Some((from, to)) = iccs_squares(text) {
+    // A "move" from a point to itself is no move: the notation reader refuses it below.
+    if let Some((from, to)) = iccs_squares(text).filter(|(from, to)| from != to) {
         let m = Move::new(from, to);
-        if from != to && pos.is_legal(m) {
-            return Ok(m);
-        }
-        let reason = why_illegal(pos, from, to);
-        return Err(ApiError::invalid(
-            "illegal_move",
-            field,
-            format!("move {index} ({}) is illegal: {reason}", text.trim()),
-        )
-        .index(index));
+        return pos.check_legal(m).map(|()| m).map_err(|e| {
+            ApiError::invalid(
+                "illegal_move",
+                field,
+                format!("move {index} ({}) is illegal: {}", text.trim(), e.reason),
+            )
+            .index(index)
+            .reason(e.reason)
+        });
     }
     pos.parse_move(text).map_err(|e| {
         use xiangqi_core::NotationError as N;

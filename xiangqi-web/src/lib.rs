@@ -21,7 +21,6 @@ mod api;
 mod assets;
 pub mod config;
 pub mod error;
-mod explain;
 pub mod game;
 mod json;
 pub mod pool;

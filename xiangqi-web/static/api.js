@@ -8,6 +8,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.error?.code;
     this.field = body?.error?.field;
+    /** For an illegal move: the rule it breaks (`horse_leg`, ...), for the page's own words. */
+    this.reason = body?.error?.reason;
   }
 }
 

@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { setBar, drawGraph } from './graph.js';
-import { t, setLang, getLang } from './i18n.js';
+import { t, setLang, getLang, reasonText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -188,7 +188,7 @@ async function userMove(iccs) {
     try {
       await api.position({ fen: state.startFen, moves: [...state.line.slice(0, state.cursor), iccs] });
     } catch (e) {
-      message(`${t('illegal')}: ${e.message}`);
+      message(`${t('illegal')}: ${reasonText(e)}`);
       return;
     }
   }

@@ -43,6 +43,22 @@ const TEXT = {
   },
 };
 
+// Why a move is illegal, by the server's `reason` code; English uses the server's message.
+const REASONS_ZH = {
+  no_piece: '起点没有棋子', not_side_to_move: '这不是走棋一方的棋子',
+  own_piece: '目标点有己方的棋子', general_step: '帅（将）每次沿直线走一步',
+  general_palace: '帅（将）不能离开九宫', advisor_step: '仕（士）每次斜走一步',
+  advisor_palace: '仕（士）不能离开九宫', elephant_step: '相（象）走田字',
+  elephant_river: '相（象）不能过河', elephant_eye: '塞象眼', horse_step: '马走日字',
+  horse_leg: '蹩马腿', chariot_line: '车沿直线走', chariot_blocked: '车不能越子',
+  cannon_line: '炮沿直线走', cannon_screen: '炮吃子要隔一个子（炮架）',
+  cannon_blocked: '炮不吃子时不能越子', pawn_backward: '兵（卒）不能后退',
+  pawn_step: '兵（卒）每次走一步', pawn_sideways: '兵（卒）过河后才能横走',
+  generals_face: '将帅不能照面', ignores_check: '正被将军，这步没有应将',
+  exposes_general: '走后自己的将帅会被将军',
+};
+
+
 let lang = (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
 
 export const getLang = () => lang;
@@ -55,3 +71,6 @@ export function setLang(l) {
 }
 
 export const t = (key) => TEXT[lang][key] ?? TEXT.en[key] ?? key;
+
+/** The reason an API error gives for an illegal move, in the page's language. */
+export const reasonText = (error) => (lang === 'zh' && REASONS_ZH[error.reason]) || error.message;

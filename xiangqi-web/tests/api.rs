@@ -236,6 +236,7 @@ async fn an_illegal_move_gets_its_index_and_reason() {
     assert_eq!((code, field), ("illegal_move", Some("moves[1]")));
     assert_eq!(body["error"]["index"], 1);
     assert!(message.contains("leg is blocked"), "{message}");
+    assert_eq!(body["error"]["reason"], "horse_leg");
     // A move that leaves the general in check.
     let fen = "4r4/3k5/9/9/9/9/9/9/R8/4K4 w - - 0 1";
     let (_, body) = post(
@@ -245,6 +246,11 @@ async fn an_illegal_move_gets_its_index_and_reason() {
     )
     .await;
     assert!(error(&body).2.contains("check"), "{body}");
+    assert_eq!(body["error"]["reason"], "ignores_check");
+    // A "move" from a point to itself.
+    let (status, body) = post(&base, "/api/v1/position", json!({"moves": ["a0a0"]})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(error(&body).1, Some("moves[0]"), "{body}");
     // Text that names no legal move, and text in no notation.
     let (_, body) = post(&base, "/api/v1/position", json!({"moves": ["炮二进五"]})).await;
     assert_eq!(error(&body).0, "illegal_move");
