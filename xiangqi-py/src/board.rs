@@ -336,13 +336,12 @@ impl Board {
     /// A `Move` argument that must be legal here.
     fn legal_arg(&self, obj: &Bound<'_, PyAny>) -> PyResult<xiangqi_core::Move> {
         let m = move_arg(obj)?;
-        if self.pos().is_legal(m) {
-            Ok(m)
-        } else {
-            Err(IllegalMoveError::new_err(format!(
-                "{m} is not a legal move in {}",
-                self.pos().fen()
-            )))
-        }
+        self.pos().check_legal(m).map(|()| m).map_err(|e| {
+            IllegalMoveError::new_err(format!(
+                "{m} is not a legal move in {}: {}",
+                self.pos().fen(),
+                e.reason
+            ))
+        })
     }
 }

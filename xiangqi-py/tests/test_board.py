@@ -78,8 +78,10 @@ def test_illegal_move_leaves_board_unchanged():
     for text in ["a0a5", "e0e1x", "h9g7", "e0f1"]:
         with pytest.raises(ValueError):
             board.push(text)
-    with pytest.raises(xiangqi.IllegalMoveError):
+    with pytest.raises(xiangqi.IllegalMoveError, match="the piece on h9 is black's"):
         board.push(xiangqi.Move.from_uci("h9g7"))  # black's move, red to play
+    with pytest.raises(xiangqi.IllegalMoveError, match="horse's leg is blocked"):
+        board.push(xiangqi.Move.from_uci("b0d1"))
     assert board.fen() == before and board.move_stack == []
 
 
