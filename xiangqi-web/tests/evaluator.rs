@@ -23,28 +23,20 @@ fn default_net() -> String {
 const MOVES: [&str; 4] = ["h2e2", "h9g7", "h0g2", "i9h9"];
 const DEPTH: u32 = 6;
 
-/// Score and move of a depth-limited search over HTTP.
+/// The JSON answer to `request`.
+async fn answer(request: reqwest::RequestBuilder) -> Value {
+    let res = request.send().await.expect("the server answers");
+    res.json().await.expect("a JSON answer")
+}
+
+/// `/info`, and score and move of a depth-limited search over HTTP.
 async fn served(config: Config) -> (Value, Value) {
     let base = common::start(config);
     let client = reqwest::Client::new();
-    let info: Value = client
-        .get(format!("{base}/api/v1/info"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let answer: Value = client
-        .post(format!("{base}/api/v1/move"))
-        .json(&json!({"moves": MOVES, "limits": {"depth": DEPTH}, "book": false, "seed": 1}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (info, answer)
+    let info = answer(client.get(format!("{base}/api/v1/info"))).await;
+    let body = json!({"moves": MOVES, "limits": {"depth": DEPTH}, "book": false, "seed": 1});
+    let played = answer(client.post(format!("{base}/api/v1/move")).json(&body)).await;
+    (info, played)
 }
 
 /// Score and move (ICCS) of the same search in-process.
