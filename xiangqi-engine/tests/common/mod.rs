@@ -121,7 +121,9 @@ impl Engine {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                while let Ok(l) = self.lines.try_recv() {
+                // The reader thread may not have passed on the last lines yet: read until it
+                // reaches the end of the output and drops its end of the channel.
+                while let Ok(l) = self.lines.recv_timeout(PATIENCE) {
                     self.log.push(l);
                 }
                 return status;
