@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::core::{Game, Move, Position, Square};
-use xiangqi::nnue::{EvalChoice, Network, NnueEvaluator};
+use xiangqi::nnue::{EvalChoice, Network};
 use xiangqi::search::{Clock, Level, Limits, Params};
 
 /// The in-process searcher: the hand-written evaluator or a net.
@@ -162,7 +162,7 @@ impl EngineSpec {
         Ok(match &self.kind {
             Kind::InProcess => {
                 let eval = match &self.net {
-                    Some(Some(net)) => EvalChoice::Nnue(NnueEvaluator::with_network(net.clone())),
+                    Some(Some(net)) => EvalChoice::with_network(net.clone()),
                     Some(None) => EvalChoice::classical(),
                     None => EvalChoice::default(),
                 };

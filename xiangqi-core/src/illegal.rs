@@ -109,19 +109,16 @@ impl IllegalReason {
 impl fmt::Display for IllegalReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use IllegalReason as R;
-        match *self {
+        let text = match *self {
             R::NoPiece { from } => return write!(f, "there is no piece on {from}"),
             R::NotSideToMove { from, side } => {
+                let owner = side.other();
                 return write!(
                     f,
-                    "it is {side}'s move, and the piece on {from} is {}'s",
-                    side.other()
-                )
+                    "it is {side}'s move, and the piece on {from} is {owner}'s"
+                );
             }
             R::OwnPiece { to, side } => return write!(f, "{to} holds one of {side}'s own pieces"),
-            _ => {}
-        }
-        f.write_str(match self {
             R::GeneralStep => "the general moves one point along a line",
             R::GeneralPalace => "the general may not leave the palace",
             R::AdvisorStep => "the advisor moves one point diagonally",
@@ -142,8 +139,8 @@ impl fmt::Display for IllegalReason {
             R::GeneralsFace => "the generals would face each other on an open file (将帅照面)",
             R::IgnoresCheck => "the general is in check, and this move does not answer the check",
             R::ExposesGeneral => "it would leave the general in check",
-            R::NoPiece { .. } | R::NotSideToMove { .. } | R::OwnPiece { .. } => unreachable!(),
-        })
+        };
+        f.write_str(text)
     }
 }
 
@@ -172,13 +169,16 @@ impl Position {
         if self.piece_at(to).is_some_and(|p| p.color == side) {
             return Some(IllegalReason::OwnPiece { to, side });
         }
-        if let Err(reason) = geometry(self, piece.role, side, from, to) {
+        if let Some(reason) = movement_rule_broken(self, piece.role, side, from, to) {
             return Some(reason);
         }
-        // The piece may move so: the move must expose its own general.
+        // The piece may move so: the move must expose its own general. The attack rules
+        // count a general facing the other on an open file as attacking it.
         let mut after = self.clone();
         after.make_move(m);
-        Some(if generals_face(&after) {
+        let their_general = after.king_square(side.other());
+        let attackers = after.attackers(after.king_square(side), side.other());
+        Some(if attackers.contains(&their_general) {
             IllegalReason::GeneralsFace
         } else if self.is_check() {
             IllegalReason::IgnoresCheck
@@ -221,53 +221,46 @@ fn occupied(pos: &Position, f: i32, r: i32) -> bool {
     square(f, r).and_then(|s| pos.piece_at(s)).is_some()
 }
 
-fn generals_face(pos: &Position) -> bool {
-    let red = pos.king_square(Color::Red);
-    let black = pos.king_square(Color::Black);
-    red.file() == black.file() && between(pos, red, black) == 0
-}
-
-/// `Err(reason)` when the piece's own rule of movement forbids the move.
-fn geometry(
+/// The piece's own rule of movement that forbids the move, if one does.
+fn movement_rule_broken(
     pos: &Position,
     role: Role,
     side: Color,
     from: Square,
     to: Square,
-) -> Result<(), IllegalReason> {
+) -> Option<IllegalReason> {
     use IllegalReason as R;
     let (f0, r0) = coords(from);
     let (f1, r1) = coords(to);
     let (df, dr) = (f1 - f0, r1 - r0);
     let forward = if side == Color::Red { dr } else { -dr };
     let straight = df == 0 || dr == 0;
-    let fail = |reason| Err(reason);
     match role {
-        Role::King if df.abs() + dr.abs() != 1 => fail(R::GeneralStep),
-        Role::King if !to.in_palace(side) => fail(R::GeneralPalace),
-        Role::Advisor if df.abs() != 1 || dr.abs() != 1 => fail(R::AdvisorStep),
-        Role::Advisor if !to.in_palace(side) => fail(R::AdvisorPalace),
-        Role::Elephant if df.abs() != 2 || dr.abs() != 2 => fail(R::ElephantStep),
-        Role::Elephant if !to.on_side_of(side) => fail(R::ElephantRiver),
-        Role::Elephant if occupied(pos, f0 + df / 2, r0 + dr / 2) => fail(R::ElephantEye),
+        Role::King if df.abs() + dr.abs() != 1 => Some(R::GeneralStep),
+        Role::King if !to.in_palace(side) => Some(R::GeneralPalace),
+        Role::Advisor if df.abs() != 1 || dr.abs() != 1 => Some(R::AdvisorStep),
+        Role::Advisor if !to.in_palace(side) => Some(R::AdvisorPalace),
+        Role::Elephant if df.abs() != 2 || dr.abs() != 2 => Some(R::ElephantStep),
+        Role::Elephant if !to.on_side_of(side) => Some(R::ElephantRiver),
+        Role::Elephant if occupied(pos, f0 + df / 2, r0 + dr / 2) => Some(R::ElephantEye),
         Role::Horse => match (df.abs(), dr.abs()) {
-            (1, 2) if occupied(pos, f0, r0 + dr / 2) => fail(R::HorseLeg),
-            (2, 1) if occupied(pos, f0 + df / 2, r0) => fail(R::HorseLeg),
-            (1, 2) | (2, 1) => Ok(()),
-            _ => fail(R::HorseStep),
+            (1, 2) if occupied(pos, f0, r0 + dr / 2) => Some(R::HorseLeg),
+            (2, 1) if occupied(pos, f0 + df / 2, r0) => Some(R::HorseLeg),
+            (1, 2) | (2, 1) => None,
+            _ => Some(R::HorseStep),
         },
-        Role::Chariot if !straight => fail(R::ChariotLine),
-        Role::Chariot if between(pos, from, to) > 0 => fail(R::ChariotBlocked),
-        Role::Cannon if !straight => fail(R::CannonLine),
+        Role::Chariot if !straight => Some(R::ChariotLine),
+        Role::Chariot if between(pos, from, to) > 0 => Some(R::ChariotBlocked),
+        Role::Cannon if !straight => Some(R::CannonLine),
         Role::Cannon => match (pos.piece_at(to).is_some(), between(pos, from, to)) {
-            (true, screens) if screens != 1 => fail(R::CannonScreen),
-            (false, screens) if screens > 0 => fail(R::CannonBlocked),
-            _ => Ok(()),
+            (true, screens) if screens != 1 => Some(R::CannonScreen),
+            (false, screens) if screens > 0 => Some(R::CannonBlocked),
+            _ => None,
         },
-        Role::Pawn if forward < 0 => fail(R::PawnBackward),
-        Role::Pawn if df.abs() + dr.abs() != 1 => fail(R::PawnStep),
-        Role::Pawn if forward == 0 && from.on_side_of(side) => fail(R::PawnSideways),
-        _ => Ok(()),
+        Role::Pawn if forward < 0 => Some(R::PawnBackward),
+        Role::Pawn if df.abs() + dr.abs() != 1 => Some(R::PawnStep),
+        Role::Pawn if forward == 0 && from.on_side_of(side) => Some(R::PawnSideways),
+        _ => None,
     }
 }
 

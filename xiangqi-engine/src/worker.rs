@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use xiangqi_core::{Game, Move, Position};
 use xiangqi_eval::Score;
-use xiangqi_nnue::{EvalChoice, NnueEvaluator};
+use xiangqi_nnue::EvalChoice;
 use xiangqi_search::{Info, Limits, SearchResult, StopHandle, TableView};
 
 /// The engine's searcher: the hand-written evaluator or the net, as the options say.
@@ -106,7 +106,7 @@ pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
 /// The evaluator the options ask for.
 pub(crate) fn evaluator(o: &Options) -> EvalChoice {
     if o.use_nnue {
-        EvalChoice::Nnue(NnueEvaluator::with_network(o.network.clone()))
+        EvalChoice::with_network(o.network.clone())
     } else {
         EvalChoice::classical()
     }

@@ -2,6 +2,8 @@
 //! net, chosen at run time (the engine's `EvalFile` and `UseNNUE` options).
 
 use crate::evaluator::NnueEvaluator;
+use crate::net::Network;
+use std::sync::Arc;
 use xiangqi_core::{Move, Position};
 use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};
 
@@ -27,6 +29,11 @@ impl EvalChoice {
     /// The hand-written evaluator ([`DefaultEvaluator`]).
     pub fn classical() -> Self {
         EvalChoice::Classical(Box::default())
+    }
+
+    /// The net `network` (shared, not copied, by every evaluator made from it).
+    pub fn with_network(network: Arc<Network>) -> Self {
+        EvalChoice::Nnue(NnueEvaluator::with_network(network))
     }
 }
 

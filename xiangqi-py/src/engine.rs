@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use xiangqi_core::Game;
-use xiangqi_nnue::{EvalChoice, LoadError, Network, NnueEvaluator};
+use xiangqi_nnue::{EvalChoice, LoadError, Network};
 use xiangqi_search::{Info, Level, Limits, Score, SearchResult as CoreResult, StopHandle};
 
 /// The module's engine: the net by default (see `xiangqi-nnue`), or the hand-written
@@ -165,7 +165,7 @@ fn evaluator_arg(name: &str, eval_file: Option<std::path::PathBuf>) -> PyResult<
         ("nnue", None) => Ok(EvalChoice::default()),
         ("nnue", Some(path)) => {
             let net = Network::load(&path).map_err(|e| net_error(&path, e))?;
-            Ok(EvalChoice::Nnue(NnueEvaluator::with_network(Arc::new(net))))
+            Ok(EvalChoice::with_network(Arc::new(net)))
         }
         ("classical", None) => Ok(EvalChoice::classical()),
         ("classical", Some(_)) => Err(value_error(
@@ -182,16 +182,9 @@ fn evaluator_arg(name: &str, eval_file: Option<std::path::PathBuf>) -> PyResult<
 fn net_error(path: &std::path::Path, e: LoadError) -> PyErr {
     match e {
         LoadError::Io(io) => {
-            use pyo3::exceptions::{
-                PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
-            };
+            // PyO3 picks the OSError subclass from the error's kind; the message adds the path.
             let message = format!("cannot read the net {}: {io}", path.display());
-            match io.kind() {
-                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
-                std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
-                std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
-                _ => PyOSError::new_err(message),
-            }
+            PyErr::from(std::io::Error::new(io.kind(), message))
         }
         LoadError::Net(e) => value_error(format!("{}: {e}", path.display())),
     }

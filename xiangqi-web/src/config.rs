@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use xiangqi_nnue::{EvalChoice, LoadError, Network, NnueEvaluator};
+use xiangqi_nnue::{EvalChoice, LoadError, Network};
 
 /// Settings of one server instance. [`Config::default`] gives the documented defaults;
 /// the binary reads them from its flags (`xiangqi-web --help`).
@@ -113,9 +113,7 @@ impl Config {
     pub fn evaluator(&self) -> EvalChoice {
         match (&self.eval_file, self.classical_eval) {
             (_, true) => EvalChoice::classical(),
-            (Some(file), false) => {
-                EvalChoice::Nnue(NnueEvaluator::with_network(Arc::clone(&file.network)))
-            }
+            (Some(file), false) => EvalChoice::with_network(Arc::clone(&file.network)),
             (None, false) => EvalChoice::default(),
         }
     }

@@ -55,8 +55,7 @@ pub fn parse_fen(fen: Option<&str>, field: &str) -> Result<Position, ApiError> {
 pub fn parse_move(pos: &Position, text: &str, index: usize) -> Result<Move, ApiError> {
     let field = format!("moves[{index}]");
     // A "move" from a point to itself is no move: the notation reader refuses it below.
-    if let Some((from, to)) = iccs_squares(text).filter(|(from, to)| from != to) {
-        let m = Move::new(from, to);
+    if let Some(m) = iccs_squares(text).and_then(|(from, to)| Move::try_new(from, to)) {
         return pos.check_legal(m).map(|()| m).map_err(|e| {
             ApiError::invalid(
                 "illegal_move",

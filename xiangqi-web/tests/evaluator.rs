@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
 use xiangqi_core::{Game, Position};
-use xiangqi_nnue::{EvalChoice, Network, NnueEvaluator};
+use xiangqi_nnue::{EvalChoice, Network};
 use xiangqi_search::{Limits, Searcher};
 use xiangqi_web::{Config, NetFile};
 
@@ -102,7 +102,7 @@ async fn the_flags_choose_the_evaluator() {
     assert_eq!(info["evaluator"], "nnue");
     assert_eq!(info["net"], "default.nnue");
     let net = std::sync::Arc::new(Network::load(default_net()).unwrap());
-    let expected_file = in_process(EvalChoice::Nnue(NnueEvaluator::with_network(net)));
+    let expected_file = in_process(EvalChoice::with_network(net));
     assert_eq!(score_and_move(&from_file), expected_file, "{from_file}");
 }
 

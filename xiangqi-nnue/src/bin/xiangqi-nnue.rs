@@ -138,9 +138,7 @@ fn load_net(name: &str) -> Result<Network, String> {
 fn evaluator(gen: &GenArgs) -> Result<EvalChoice, String> {
     match &gen.eval_file {
         None => Ok(EvalChoice::classical()),
-        Some(name) => Ok(EvalChoice::Nnue(NnueEvaluator::with_network(Arc::new(
-            load_net(name)?,
-        )))),
+        Some(name) => Ok(EvalChoice::with_network(Arc::new(load_net(name)?))),
     }
 }
 
