@@ -190,7 +190,14 @@ fn xboard_san(pos: &Position, san: &str) -> Result<Move, String> {
         return Err(format!("{san:?} has no target square"));
     }
     let to = format!("{}{}", rest[rest.len() - 2], rest[rest.len() - 1]);
-    let hint: Vec<char> = rest[..rest.len() - 2].to_vec();
+    let mut hint: Vec<char> = rest[..rest.len() - 2].to_vec();
+    // XBoard writes a pawn move without a letter and always with the file it leaves:
+    // `i4` is the pawn on file i stepping straight on, `hi4` (or `hxi4`) one on file h
+    // stepping sideways. So a bare `i4` is the pawn already on file i, even where a pawn
+    // beside it could step sideways onto the same point.
+    if chars[0].is_ascii_lowercase() && hint.is_empty() {
+        hint.push(rest[0]);
+    }
     let found: Vec<Move> = pos
         .legal_moves()
         .iter()
@@ -332,4 +339,21 @@ fn games_in_xboard() {
         );
         assert_eq!(check_games(&text, "xiangqi-engine"), 1, "{text}");
     }
+}
+
+/// The move text reader on XBoard's own words, without XBoard: a bare pawn move names the
+/// pawn on the target's file, a sideways one names the file it leaves (the position is from
+/// a game XBoard recorded, where two black pawns can reach i4).
+#[test]
+fn xboard_move_text_is_read_as_xboard_writes_it() {
+    let pos: Position = "3aka3/9/9/R8/3r2cRp/P6p1/8P/4B4/4A4/2BAK4 b - - 0 38"
+        .parse()
+        .unwrap();
+    let read = |san| xboard_san(&pos, san).map(|m| m.to_string());
+    assert_eq!(read("i4"), Ok("i5i4".into()));
+    assert_eq!(read("hi4"), Ok("h4i4".into()));
+    assert_eq!(read("h3"), Ok("h4h3".into()));
+    assert_eq!(read("Rxd0"), Ok("d5d0".into()));
+    assert_eq!(read("Cg2"), Ok("g5g2".into()));
+    assert!(read("Hc2").is_err(), "no black horse is on the board");
 }
