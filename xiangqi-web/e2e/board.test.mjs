@@ -3,7 +3,7 @@
 // and passes its URL in XQ_URL; screenshots go to XQ_SCREENSHOTS.
 //
 // It plays a move by clicking and one by dragging against the computer, sees its replies
-// and its thinking, undoes, loads a PGN, finishes a mating sequence from a FEN and sees the
+// and its thinking, undoes, loads a PGN, follows a DhtmlXQ record's side line, finishes a mating sequence from a FEN and sees the
 // end announced, and analyses with three lines.
 
 import { chromium } from 'playwright-core';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 const url = process.env.XQ_URL;
 const shots = process.env.XQ_SCREENSHOTS;
 const pgnFile = process.env.XQ_PGN;
+const ubbFile = process.env.XQ_UBB;
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 function check(cond, what) {
@@ -129,6 +130,45 @@ try {
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.querySelector('#moves span.current')?.dataset.ply !== undefined);
   await page.screenshot({ path: join(shots, 'loaded.png') });
+
+  // A record with side lines and comments (DhtmlXQ): the comments are shown where they stand,
+  // the record's other moves are offered where it branches, and one click follows a side line.
+  // The expected moves are decoded here from the file: four digits a move, file from the left
+  // then row from the top.
+  const ubb = readFileSync(ubbFile, 'utf8');
+  const tag = (name) => ubb.split(`[${name}]`)[1].split('[')[0];
+  const decode = (list) => list.match(/\d{4}/g).map((d) => {
+    const sq = (x, y) => String.fromCharCode(97 + Number(x)) + (9 - Number(y));
+    return sq(d[0], d[1]) + sq(d[2], d[3]);
+  });
+  const main = decode(tag('DhtmlXQ_movelist'));
+  const side1 = decode(tag('DhtmlXQ_move_0_5_1'));
+  await page.selectOption('#notation', 'iccs');
+  await page.setInputFiles('#load', { name: 'game.ubb', mimeType: 'text/plain', buffer: Buffer.from(ubb) });
+  await waitPlies(main.length);
+  const listed = () => page.$$eval('#moves span[data-ply]', (s) => s.map((e) => e.textContent));
+  check((await listed()).join(' ') === main.join(' '), `the record's main line is listed (${main.length} plies)`);
+  await page.click('#moves span[data-ply="1"]');
+  await page.waitForSelector('#comment:has-text("start of main line")');
+  check(true, "a move's comment is shown with its position");
+  check(await page.locator('#variations').isHidden(), 'no choice is offered where the record does not branch');
+  await page.click('#moves span[data-ply="4"]');
+  await page.waitForSelector('#variations:not([hidden])');
+  const offered = await page.$$eval('#variation-list button', (b) => b.map((e) => e.dataset.iccs));
+  check(offered.join(' ') === [main[4], side1[0], decode(tag('DhtmlXQ_move_0_5_2'))[0], decode(tag('DhtmlXQ_move_0_5_3'))[0]].join(' '),
+    `the record's four moves are offered where it branches (${offered.join(' ')})`);
+  check((await page.locator('#variation-list button.on-line').getAttribute('data-iccs')) === main[4], 'the one on the shown line is marked');
+  check((await page.locator('#moves span[data-ply="5"]').getAttribute('class')).includes('branch'), 'the move list marks the branching move');
+  await page.screenshot({ path: join(shots, 'variations.png') });
+  await page.click(`#variation-list button[data-iccs="${side1[0]}"]`);
+  await page.waitForSelector('#comment:has-text("variation 1")');
+  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n, 4 + side1.length);
+  check((await listed()).join(' ') === [...main.slice(0, 4), ...side1].join(' '), 'one click follows the side line to its end');
+  check((await page.locator('#moves span.current').getAttribute('data-ply')) === '5', "and shows the side line's first move");
+  for (let i = 5; i < 4 + side1.length; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#comment:has-text("end of variation 1")');
+  check(true, "the side line's last comment is shown at its end");
+  await page.selectOption('#notation', 'chinese');
 
   // A short mating sequence from a FEN, both sides played by hand: 1. 车九进八 将5进1 2. 车八进六 mate.
   await newGame('both', '4k4/9/9/4P4/9/9/8p/1R7/R8/3K5 w - - 0 1');

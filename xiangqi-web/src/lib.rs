@@ -24,7 +24,7 @@ pub mod error;
 pub mod game;
 mod json;
 pub mod pool;
-mod records;
+pub mod records;
 pub mod search;
 pub mod state;
 pub mod view;

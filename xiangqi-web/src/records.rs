@@ -6,7 +6,13 @@ use crate::view::{line, MoveView};
 use serde::Serialize;
 use xiangqi_core::{Color, Game};
 use xiangqi_records::pgn::{self, PgnGame, PgnResult};
+use xiangqi_records::tree::GameTree;
 use xiangqi_records::{Format, Record};
+
+/// The most moves sent as trees in one answer. Each tree node is sent with its move in three
+/// notations, so a 1 MiB upload of compact XQF trees could otherwise answer with tens of
+/// megabytes; past this, games are sent with their main line only, and a warning says so.
+pub const TREE_MOVES_PER_ANSWER: usize = 50_000;
 
 /// One game of a record, as the API writes it.
 #[derive(Clone, Debug, Serialize)]
@@ -21,8 +27,35 @@ pub struct RecordGame {
     pub comments: Vec<CommentView>,
     /// Lines in the record's variation tree (1 for a game without side lines).
     pub lines: usize,
+    /// The comment before the first move (also in `comments` at ply 0).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub start_comment: String,
+    /// Every move of the variation tree, side lines included, depth first with the main line
+    /// before side lines; absent when the answer's [`TREE_MOVES_PER_ANSWER`] is spent.
+    pub tree: Option<Vec<TreeMoveView>>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: &'static str,
+}
+
+/// One move of a record's variation tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeMoveView {
+    /// The index in `tree` of the move this one answers; absent for a move from the start
+    /// position. A move's alternatives are the moves with the same parent, in the record's
+    /// order (the main line first).
+    pub parent: Option<usize>,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    /// The comment after the move.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+    /// A comment before the move (a side line's opening remark).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub before: String,
+    /// NAG marks (`1` = `!`, `2` = `?`, `3` = `!!`, `4` = `??`, `5` = `!?`, `6` = `?!`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nags: Vec<u8>,
 }
 
 /// A comment of a record.
@@ -43,6 +76,39 @@ pub struct Records {
     pub games: Vec<RecordGame>,
     /// Problems met in games that were skipped.
     pub warnings: Vec<String>,
+}
+
+/// Every move of `tree` in depth-first order (main line first), each with the index of its
+/// parent in the list. Walks with an explicit stack: trees of any depth are safe.
+fn tree_view(tree: &GameTree) -> Vec<TreeMoveView> {
+    let mut out = Vec::with_capacity(tree.move_count());
+    // (node, its parent's index in `out`, the position the node's move is played in)
+    let mut stack: Vec<_> = tree
+        .node(tree.root())
+        .children()
+        .rev()
+        .map(|id| (id, None, tree.start().clone()))
+        .collect();
+    while let Some((id, parent, mut pos)) = stack.pop() {
+        let node = tree.node(id);
+        // Every move in a tree is legal where it stands (`GameTree::add_move` checks it).
+        let Some(m) = node.mv() else { continue };
+        let index = out.len();
+        out.push(TreeMoveView {
+            parent,
+            mv: MoveView::new(&pos, m),
+            comment: node.comment.clone(),
+            before: node.starting_comment.clone(),
+            nags: node.nags.clone(),
+        });
+        pos.make_move(m);
+        stack.extend(
+            node.children()
+                .rev()
+                .map(|child| (child, Some(index), pos.clone())),
+        );
+    }
+    out
 }
 
 /// The main line of `record` as the API writes it; its comments by ply (a comment before a
@@ -71,6 +137,8 @@ fn view(record: &Record) -> RecordGame {
         moves: line(start, &tree.main_line_moves()),
         comments,
         lines: tree.leaf_count().max(1),
+        start_comment: tree.node(tree.root()).comment.clone(),
+        tree: None,
         result: record.result.as_str(),
     }
 }
@@ -103,10 +171,28 @@ pub fn read(bytes: &[u8]) -> Result<Records, ApiError> {
         };
         return Err(ApiError::invalid("bad_record", "body", message));
     }
+    let mut warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+    let mut tree_budget = TREE_MOVES_PER_ANSWER;
+    let mut games = Vec::with_capacity(loaded.records.len());
+    for (i, record) in loaded.records.iter().enumerate() {
+        let mut game = view(record);
+        let size = record.tree.move_count();
+        if size <= tree_budget {
+            tree_budget -= size;
+            game.tree = Some(tree_view(&record.tree));
+        } else {
+            warnings.push(format!(
+                "game {}: sent without its variation tree ({size} moves), as the answer's \
+                 {TREE_MOVES_PER_ANSWER} moves of trees are spent",
+                i + 1
+            ));
+        }
+        games.push(game);
+    }
     Ok(Records {
         format: format_name(loaded.format),
-        games: loaded.records.iter().map(view).collect(),
-        warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+        games,
+        warnings,
     })
 }
 

@@ -25,6 +25,8 @@ const state = {
   search: null,      // { controller, kind: 'move' | 'analysis', last }
   hint: null,
   levels: [],
+  record: null,      // a loaded record's variation tree (see recordTree), or null
+  path: [],          // the record's nodes along the line, as far as the line follows it
 };
 
 const board = new Board($('board-host'), (from, to) => userMove(from + to));
@@ -92,6 +94,7 @@ function gameOver() {
 }
 
 function render() {
+  state.path = recordPath();
   const pos = state.shown;
   const atEnd = state.cursor === state.line.length;
   const over = pos.outcome || (atEnd && gameOver());
@@ -106,6 +109,7 @@ function render() {
   });
   renderStatus();
   renderMoves();
+  renderRecord();
   $('fen-out').value = pos.fen;
   $('undo').disabled = state.cursor === 0;
   $('redo').disabled = atEnd;
@@ -168,6 +172,7 @@ function renderMoves() {
     span.dataset.ply = i + 1;
     if (i + 1 === state.cursor) span.classList.add('current');
     if (i + 1 > state.cursor) span.classList.add('future');
+    if (recordMovesAt(i).length > 1) span.classList.add('branch');
     span.addEventListener('click', () => goTo(i + 1));
     items[k].appendChild(span);
   });
@@ -197,6 +202,12 @@ async function userMove(iccs) {
 }
 
 function play(iccs) {
+  // A move the loaded record has here follows the record, with its continuation.
+  const known = recordMovesAt(state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
+  if (known !== undefined) {
+    followRecord(known);
+    return;
+  }
   // Playing from an earlier position starts a new line there.
   state.line = [...state.line.slice(0, state.cursor), iccs];
   state.scores.length = Math.min(state.scores.length, state.cursor + 1);
@@ -363,6 +374,7 @@ async function newGame() {
   }
   message('');
   state.startFen = fen;
+  state.record = null;
   state.line = [];
   state.cursor = 0;
   state.scores = [];
@@ -411,6 +423,7 @@ let loadedGames = [];
 
 function loadGame(g) {
   state.startFen = g.start_fen;
+  state.record = recordTree(g);
   state.line = g.moves.map((m) => m.iccs);
   state.cursor = state.line.length;
   state.scores = [];
@@ -440,6 +453,94 @@ async function load(file) {
     loadGame(answer.games[0]);
   } catch (e) {
     message(e.message);
+  }
+}
+
+// ---- A loaded record's side lines and comments ---------------------------------------------
+
+/**
+ * A game of the /records answer as a tree: every move with its children (the record's main
+ * line first), its comments and its notation. A game sent without its tree (a very large
+ * upload) is its main line, with the comments by ply.
+ */
+function recordTree(g) {
+  const list = g.tree || g.moves.map((move, i) => ({ parent: i ? i - 1 : null, move }));
+  const nodes = [];
+  const roots = [];
+  list.forEach((n, i) => {
+    nodes.push({ iccs: n.move.iccs, view: n.move, parent: n.parent, comment: n.comment || '', before: n.before || '', children: [] });
+    (n.parent == null ? roots : nodes[n.parent].children).push(i);
+  });
+  let startComment = g.start_comment || '';
+  if (!g.tree) {
+    for (const c of g.comments) {
+      if (c.ply === 0) startComment = [startComment, c.text].filter(Boolean).join('\n');
+      else if (nodes[c.ply - 1]) nodes[c.ply - 1].comment = [nodes[c.ply - 1].comment, c.text].filter(Boolean).join('\n');
+    }
+  }
+  return { nodes, roots, startComment };
+}
+
+/** The record's nodes along the current line, as far as the line follows the record. */
+function recordPath() {
+  const path = [];
+  if (!state.record) return path;
+  const { nodes, roots } = state.record;
+  let options = roots;
+  for (const iccs of state.line) {
+    const id = options.find((n) => nodes[n].iccs === iccs);
+    if (id === undefined) break;
+    path.push(id);
+    options = nodes[id].children;
+  }
+  return path;
+}
+
+/** The record's moves in the position after `ply` moves of the line (none off the record). */
+function recordMovesAt(ply) {
+  if (!state.record || ply > state.path.length) return [];
+  return ply === 0 ? state.record.roots : state.record.nodes[state.path[ply - 1]].children;
+}
+
+/** Shows the position after the record's move `id`, with the record's line on from it. */
+function followRecord(id) {
+  const nodes = state.record.nodes;
+  const line = [];
+  for (let n = id; n != null; n = nodes[n].parent) line.unshift(nodes[n].iccs);
+  const ply = line.length;
+  for (let n = nodes[id].children[0]; n !== undefined; n = nodes[n].children[0]) line.push(nodes[n].iccs);
+  state.line = line;
+  state.scores.length = Math.min(state.scores.length, ply);
+  state.cursor = ply;
+  state.resigned = null;
+  refresh();
+}
+
+/** The shown position's comments in the record, and the record's moves from it. */
+function renderRecord() {
+  const r = state.record;
+  const ply = state.cursor;
+  const notes = [];
+  if (r && ply <= state.path.length) {
+    notes.push(ply === 0 ? r.startComment : r.nodes[state.path[ply - 1]].comment);
+    if (ply < state.path.length) notes.push(r.nodes[state.path[ply]].before);
+  }
+  const text = notes.filter(Boolean).join('\n');
+  $('comment').hidden = !text;
+  $('comment').textContent = text;
+  // Only where the record branches: a single move is already the move list's next move.
+  const options = recordMovesAt(ply);
+  $('variations').hidden = options.length < 2;
+  const host = $('variation-list');
+  host.replaceChildren();
+  if (options.length < 2) return;
+  for (const id of options) {
+    const b = document.createElement('button');
+    b.textContent = moveText(r.nodes[id].view);
+    b.dataset.iccs = r.nodes[id].iccs;
+    if (state.path[ply] === id) b.classList.add('on-line');
+    b.addEventListener('click', () => followRecord(id));
+    host.appendChild(b);
   }
 }
 
@@ -487,7 +588,10 @@ async function init() {
     board.coords = e.target.checked;
     board.draw();
   });
-  $('notation').addEventListener('change', renderMoves);
+  $('notation').addEventListener('change', () => {
+    renderMoves();
+    renderRecord();
+  });
   $('multipv').addEventListener('change', () => state.mode === 'analysis' && refresh());
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);

@@ -21,6 +21,7 @@ const TEXT = {
     bookMove: 'book move', hintPlay: 'Play it', fenCopied: 'FEN copied', loaded: 'Loaded', games: 'games',
     mate: 'mate in', mated: 'mated in', score: 'score', gameN: 'Game', analysing: 'analysing',
     graphWorking: 'computing scores…', moveList: 'Moves', start: 'start',
+    variations: "The record's moves here",
   },
   zh: {
     title: '象棋', newGame: '新局', play: '开始', red: '红方', black: '黑方',
@@ -39,7 +40,7 @@ const TEXT = {
     chasedPiece: '被捉的棋子', rules: '规则', illegal: '走法不合规则', bookMove: '开局库着法',
     hintPlay: '走这步', fenCopied: '已复制 FEN', loaded: '已打开', games: '局', mate: '杀棋步数',
     mated: '被杀步数', score: '分数', gameN: '第', analysing: '分析中', graphWorking: '计算分数中…',
-    moveList: '着法', start: '开局',
+    moveList: '着法', start: '开局', variations: '棋谱在此的着法',
   },
 };
 

@@ -775,6 +775,65 @@ async fn reading_every_record_format() {
             (9, "end of main line")
         ]
     );
+
+    // The whole tree: each move names its parent; the side lines DhtmlXQ_move_0_5_k replace
+    // the main line's fifth move, so they are its siblings, in the file's order.
+    let tree = game["tree"].as_array().unwrap();
+    let tag = |name: &str| {
+        let open = format!("[{name}]");
+        file.split(&open)
+            .nth(1)
+            .and_then(|rest| rest.split('[').next())
+            .unwrap()
+    };
+    let sides: Vec<Vec<String>> = (1..=3)
+        .map(|k| dhtmlxq_moves(tag(&format!("DhtmlXQ_move_0_5_{k}"))))
+        .collect();
+    let main = dhtmlxq_moves(list);
+    assert_eq!(
+        tree.len(),
+        main.len() + sides.iter().map(Vec::len).sum::<usize>(),
+        "{game}"
+    );
+    let children = |parent: Option<usize>| -> Vec<usize> {
+        (0..tree.len())
+            .filter(|&i| tree[i]["parent"].as_u64().map(|p| p as usize) == parent)
+            .collect()
+    };
+    // A line: from a move, its first child on and on.
+    let line_from = |mut i: usize| {
+        let mut out = vec![tree[i]["move"]["iccs"].as_str().unwrap().to_string()];
+        while let Some(&c) = children(Some(i)).first() {
+            out.push(tree[c]["move"]["iccs"].as_str().unwrap().to_string());
+            i = c;
+        }
+        out
+    };
+    let roots = children(None);
+    assert_eq!(roots.len(), 1);
+    assert_eq!(line_from(roots[0]), main);
+    let mut fourth = roots[0];
+    for _ in 1..4 {
+        fourth = children(Some(fourth))[0];
+    }
+    let branches = children(Some(fourth));
+    assert_eq!(
+        branches.len(),
+        4,
+        "the main line's fifth move and three others"
+    );
+    assert_eq!(line_from(branches[0]), main[4..]);
+    for (k, side) in sides.iter().enumerate() {
+        assert_eq!(&line_from(branches[k + 1]), side, "side line {}", k + 1);
+        assert_eq!(
+            tree[branches[k + 1]]["comment"],
+            format!("variation {}", k + 1)
+        );
+    }
+    // Every move is given in all three notations.
+    assert!(tree
+        .iter()
+        .all(|n| n["move"]["chinese"].is_string() && n["move"]["wxf"].is_string()));
 }
 
 #[tokio::test]
@@ -915,4 +974,42 @@ async fn a_client_slow_with_its_headers_is_cut_off() {
     // Others are served meanwhile.
     let (status, _) = get(&base, "/healthz").await;
     assert_eq!(status, 200);
+}
+
+/// An upload whose trees would make a very large answer: the games past the answer's budget
+/// of tree moves come with their main line only, and a warning says which.
+#[tokio::test]
+async fn record_trees_within_the_answer_budget() {
+    let base = common::start(common::config());
+    // 130 games of 400 legal plies (the horses out and back), 52,000 moves in all.
+    let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+    let game: Vec<&str> = cycle.iter().copied().cycle().take(400).collect();
+    let text: String = (0..130)
+        .map(|_| format!("[Format \"ICCS\"]\n\n{} *\n\n", game.join(" ")))
+        .collect();
+    let res = Client::new()
+        .post(format!("{base}/api/v1/records"))
+        .body(text)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    let games = body["games"].as_array().unwrap();
+    assert_eq!(games.len(), 130);
+    let budget = xiangqi_web::records::TREE_MOVES_PER_ANSWER;
+    let with_tree = budget / 400;
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["moves"].as_array().unwrap().len(), 400, "game {}", i + 1);
+        assert_eq!(g["tree"].is_array(), i < with_tree, "game {}", i + 1);
+    }
+    let warnings = body["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 130 - with_tree, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("game {}: ", with_tree + 1)),
+        "{warnings:?}"
+    );
 }

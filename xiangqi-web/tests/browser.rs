@@ -72,6 +72,7 @@ fn the_board_in_a_real_browser() {
             "XQ_PGN",
             root.join("tests/data/pgn_utf8_chinese_multigame_noresult.pgn"),
         )
+        .env("XQ_UBB", root.join("tests/data/dhtmlxq_ubb_variations.txt"))
         .env("CHROMIUM", chromium().expect("checked above"))
         // Its report (a few kilobytes, well within a pipe's buffer) is shown through the
         // test harness: on failure, or with --nocapture.
