@@ -669,10 +669,10 @@ async fn notation_conversion() {
     );
 }
 
-async fn upload(base: &str, bytes: &'static [u8]) -> (StatusCode, Value) {
+async fn upload(base: &str, bytes: impl Into<Vec<u8>>) -> (StatusCode, Value) {
     let res = Client::new()
         .post(format!("{base}/api/v1/records"))
-        .body(bytes)
+        .body(bytes.into())
         .send()
         .await
         .unwrap();
@@ -987,14 +987,8 @@ async fn record_trees_within_the_answer_budget() {
     let text: String = (0..130)
         .map(|_| format!("[Format \"ICCS\"]\n\n{} *\n\n", game.join(" ")))
         .collect();
-    let res = Client::new()
-        .post(format!("{base}/api/v1/records"))
-        .body(text)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200);
-    let body: Value = res.json().await.unwrap();
+    let (status, body) = upload(&base, text).await;
+    assert_eq!(status, 200);
     let games = body["games"].as_array().unwrap();
     assert_eq!(games.len(), 130);
     let budget = xiangqi_web::records::TREE_MOVES_PER_ANSWER;
