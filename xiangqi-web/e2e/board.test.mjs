@@ -168,6 +168,21 @@ try {
   for (let i = 5; i < 4 + side1.length; i++) await page.keyboard.press('ArrowRight');
   await page.waitForSelector('#comment:has-text("end of variation 1")');
   check(true, "the side line's last comment is shown at its end");
+  // A move of one's own at the start becomes a new line of the record, and saving keeps the
+  // whole record: its comments, its side lines and the new line.
+  for (let i = 0; i < 4 + side1.length; i++) await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => !document.querySelector('#moves span.current'));
+  await click('b0');
+  await click('c2');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelectorAll('#variation-list button').length === 2);
+  const atStart = await page.$$eval('#variation-list button', (b) => b.map((e) => e.dataset.iccs));
+  check(atStart.join(' ') === `${main[0]} b0c2`, `a move of one's own is a new line of the record (${atStart.join(' ')})`);
+  const [kept] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  const savedTree = readFileSync(await kept.path(), 'utf8');
+  check(['start of main line', 'end of main line', 'end of variation 3', '马八进七'].every((w) => savedTree.includes(w)) && (savedTree.match(/\(/g) || []).length === 4,
+    'saving keeps the comments, the three side lines and the new line');
   await page.selectOption('#notation', 'chinese');
 
   // A short mating sequence from a FEN, both sides played by hand: 1. 车九进八 将5进1 2. 车八进六 mate.

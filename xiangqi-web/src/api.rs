@@ -2,7 +2,7 @@
 //! answers any request and a restart loses nothing.
 
 use crate::error::ApiError;
-use crate::game::{GameInput, Rules};
+use crate::game::{parse_fen, GameInput, Rules};
 use crate::json::ApiJson;
 use crate::records;
 use crate::search::{book_moves, start, BookView, InfoView, Kind, MoveAnswer, SearchRequest};
@@ -340,13 +340,18 @@ struct PgnRequest {
     game: GameInput,
     #[serde(default)]
     tags: Vec<(String, String)>,
+    /// A whole variation tree (as `/records` gives it) instead of `moves`.
+    #[serde(default)]
+    tree: Option<Vec<records::TreeMoveInput>>,
+    /// The comment before the first move, with `tree`.
+    #[serde(default)]
+    start_comment: String,
 }
 
 async fn write_pgn(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<PgnRequest>,
 ) -> Result<Response, ApiError> {
-    let game = req.game.build(&state.config)?;
     for (i, (name, _)) in req.tags.iter().enumerate() {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(ApiError::invalid(
@@ -356,8 +361,25 @@ async fn write_pgn(
             ));
         }
     }
-    let ended = game.outcome(req.game.rule_set()).map(|o| o.winner);
-    let text = records::write_pgn(game, &req.tags, ended);
+    let text = match &req.tree {
+        Some(moves) => {
+            if !req.game.moves.is_empty() {
+                return Err(ApiError::invalid(
+                    "bad_tree",
+                    "moves",
+                    "send either moves or a tree, not both",
+                ));
+            }
+            let start = parse_fen(req.game.fen.as_deref(), "fen")?;
+            let tree = records::build_tree(start, moves, state.config.max_moves)?;
+            records::write_tree_pgn(tree, &req.start_comment, &req.tags, req.game.rule_set())
+        }
+        None => {
+            let game = req.game.build(&state.config)?;
+            let ended = game.outcome(req.game.rule_set()).map(|o| o.winner);
+            records::write_pgn(game, &req.tags, ended)
+        }
+    };
     Ok((
         StatusCode::OK,
         [(

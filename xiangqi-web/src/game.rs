@@ -53,7 +53,16 @@ pub fn parse_fen(fen: Option<&str>, field: &str) -> Result<Position, ApiError> {
 /// Reads move text in any notation as a legal move of `pos`; an illegal coordinate move
 /// gets the reason it is illegal.
 pub fn parse_move(pos: &Position, text: &str, index: usize) -> Result<Move, ApiError> {
-    let field = format!("moves[{index}]");
+    parse_move_in(pos, text, index, format!("moves[{index}]"))
+}
+
+/// [`parse_move`] for move `index` of a list named by `field` (`tree[3].move`).
+pub fn parse_move_in(
+    pos: &Position,
+    text: &str,
+    index: usize,
+    field: String,
+) -> Result<Move, ApiError> {
     // A "move" from a point to itself is no move: the notation reader refuses it below.
     if let Some(m) = iccs_squares(text).and_then(|(from, to)| Move::try_new(from, to)) {
         return pos.check_legal(m).map(|()| m).map_err(|e| {

@@ -2,11 +2,12 @@
 //! writing a game as PGN. All use of `xiangqi-records` is here.
 
 use crate::error::ApiError;
+use crate::game::parse_move_in;
 use crate::view::{line, MoveView};
-use serde::Serialize;
-use xiangqi_core::{Color, Game};
-use xiangqi_records::pgn::{self, PgnGame, PgnResult};
-use xiangqi_records::tree::GameTree;
+use serde::{Deserialize, Serialize};
+use xiangqi_core::{Color, Game, Position, RuleSet};
+use xiangqi_records::pgn::{self, PgnGame, PgnResult, WriteOptions};
+use xiangqi_records::tree::{GameTree, NodeId};
 use xiangqi_records::{Format, Record};
 
 /// The most moves sent as trees in one answer. Each tree node is sent with its move in three
@@ -209,17 +210,129 @@ fn format_name(format: Format) -> &'static str {
     }
 }
 
+/// One move of a variation tree sent to be written, in the shape `/records` gives
+/// ([`TreeMoveView`]), with the move as text in any notation.
+#[derive(Clone, Debug, Deserialize)]
+pub struct TreeMoveInput {
+    /// The index in the list of the move this one answers; none for a move from the start.
+    #[serde(default)]
+    pub parent: Option<usize>,
+    /// The move, in ICCS, WXF or Chinese.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The comment after the move.
+    #[serde(default)]
+    pub comment: String,
+    /// A comment before the move.
+    #[serde(default)]
+    pub before: String,
+    /// NAG marks.
+    #[serde(default)]
+    pub nags: Vec<u8>,
+}
+
+/// The variation tree of `moves` from `start`, every move checked where it stands, no line
+/// longer than `max_line` moves.
+///
+/// # Errors
+/// A 422 naming the entry (`tree[i].parent`, `tree[i].move`) that does not fit: a parent that
+/// does not come before its move, a move that is not legal after its parent's, a line over
+/// `max_line`, or more than [`TREE_MOVES_PER_ANSWER`] moves.
+pub fn build_tree(
+    start: Position,
+    moves: &[TreeMoveInput],
+    max_line: usize,
+) -> Result<GameTree, ApiError> {
+    if moves.len() > TREE_MOVES_PER_ANSWER {
+        return Err(ApiError::over_limit(
+            "tree",
+            format!("{} moves", moves.len()),
+            TREE_MOVES_PER_ANSWER,
+        ));
+    }
+    let mut tree = GameTree::new(start);
+    // Each entry's node, the position after its move and its depth. The tree replays a
+    // line to check each move it takes, so the line limit also bounds the work a request buys.
+    let mut placed: Vec<(NodeId, Position, usize)> = Vec::with_capacity(moves.len());
+    for (i, entry) in moves.iter().enumerate() {
+        let (parent, pos, depth) = match entry.parent {
+            None => (tree.root(), tree.start().clone(), 0),
+            Some(p) if p < i => placed[p].clone(),
+            Some(p) => {
+                return Err(ApiError::invalid(
+                    "bad_tree",
+                    format!("tree[{i}].parent"),
+                    format!(
+                        "entry {i} names entry {p} as its parent: a parent comes before its moves"
+                    ),
+                )
+                .index(i))
+            }
+        };
+        if depth >= max_line {
+            return Err(ApiError::over_limit(
+                &format!("tree[{i}]"),
+                format!("move {} of its line", depth + 1),
+                max_line,
+            )
+            .index(i));
+        }
+        let m = parse_move_in(&pos, &entry.mv, i, format!("tree[{i}].move"))?;
+        let id = tree.add_move(parent, m).map_err(|e| {
+            ApiError::invalid("illegal_move", format!("tree[{i}].move"), e.to_string()).index(i)
+        })?;
+        let node = tree.node_mut(id);
+        node.comment = entry.comment.clone();
+        node.starting_comment = entry.before.clone();
+        node.nags = entry.nags.clone();
+        let mut after = pos;
+        after.make_move(m);
+        placed.push((id, after, depth + 1));
+    }
+    Ok(tree)
+}
+
+/// The PGN text of a variation tree with `tags`, the comment before its first move, and the
+/// result of its main line when that has ended under `rules` (else the `Result` tag's).
+pub fn write_tree_pgn(
+    mut tree: GameTree,
+    start_comment: &str,
+    tags: &[(String, String)],
+    rules: RuleSet,
+) -> String {
+    tree.node_mut(tree.root()).comment = start_comment.to_string();
+    let ended = tree.main_game().outcome(rules).map(|o| o.winner);
+    let mut record = Record::new(tree);
+    for (name, value) in tags {
+        record.set_tag(name, value);
+    }
+    // A main line that has not ended by the rules keeps the result the record gives (a
+    // resignation, an agreed draw).
+    record.result = match ended {
+        Some(_) => result_of(ended),
+        None => record
+            .tag("Result")
+            .and_then(PgnResult::from_token)
+            .unwrap_or(PgnResult::Unknown),
+    };
+    pgn::write_record(&record, &WriteOptions::default())
+}
+
+fn result_of(ended: Option<Option<Color>>) -> PgnResult {
+    match ended {
+        Some(Some(Color::Red)) => PgnResult::RedWins,
+        Some(Some(Color::Black)) => PgnResult::BlackWins,
+        Some(None) => PgnResult::Draw,
+        None => PgnResult::Unknown,
+    }
+}
+
 /// The PGN text of `game` with `tags`, its result from `winner` when it has ended.
 pub fn write_pgn(game: Game, tags: &[(String, String)], ended: Option<Option<Color>>) -> String {
     let mut record = PgnGame::new(game);
     for (name, value) in tags {
         record.set_tag(name, value);
     }
-    record.result = match ended {
-        Some(Some(Color::Red)) => PgnResult::RedWins,
-        Some(Some(Color::Black)) => PgnResult::BlackWins,
-        Some(None) => PgnResult::Draw,
-        None => PgnResult::Unknown,
-    };
+    record.result = result_of(ended);
     pgn::write(&record)
 }

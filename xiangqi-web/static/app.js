@@ -202,10 +202,11 @@ async function userMove(iccs) {
 }
 
 function play(iccs) {
-  // A move the loaded record has here follows the record, with its continuation.
-  const known = recordMovesAt(state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
-  if (known !== undefined) {
-    followRecord(known);
+  if (state.record && state.cursor <= state.path.length) {
+    // A move the loaded record has here follows the record, with its continuation; any
+    // other move becomes a new line of the record, saved with it.
+    const known = recordMovesAt(state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
+    followRecord(known ?? addToRecord(iccs));
     return;
   }
   // Playing from an earlier position starts a new line there.
@@ -390,13 +391,24 @@ async function newGame() {
   refresh();
 }
 
-async function save() {
+/** The request that saves the game: a loaded record whole (its tags, comments and every
+ * line, the player's own included), else the line played with tags filled in. */
+function saveRequest(date) {
+  const r = state.record;
+  if (r) {
+    const tree = r.nodes.map((n) => ({ parent: n.parent, move: n.iccs, comment: n.comment, before: n.before, nags: n.nags }));
+    return { fen: state.startFen, tree, start_comment: r.startComment, tags: r.tags };
+  }
   const names = { red: state.mode === 'black' ? `xiangqi-web (${state.level})` : 'Player', black: state.mode === 'red' ? `xiangqi-web (${state.level})` : 'Player' };
   if (state.mode === 'both' || state.mode === 'analysis') names.red = names.black = 'Player';
-  const date = new Date().toISOString().slice(0, 10).replaceAll('-', '.');
   const tags = [['Event', 'xiangqi-web game'], ['Site', location.host], ['Date', date], ['Red', names.red], ['Black', names.black], ['Format', 'Chinese']];
+  return { fen: state.startFen, moves: state.line, tags };
+}
+
+async function save() {
+  const date = new Date().toISOString().slice(0, 10).replaceAll('-', '.');
   try {
-    const text = await api.pgn({ fen: state.startFen, moves: state.line, tags });
+    const text = await api.pgn(saveRequest(date));
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
     a.download = `xiangqi-${date}.pgn`;
@@ -468,7 +480,7 @@ function recordTree(g) {
   const nodes = [];
   const roots = [];
   list.forEach((n, i) => {
-    nodes.push({ iccs: n.move.iccs, view: n.move, parent: n.parent, comment: n.comment || '', before: n.before || '', children: [] });
+    nodes.push({ iccs: n.move.iccs, view: n.move, parent: n.parent, comment: n.comment || '', before: n.before || '', nags: n.nags || [], children: [] });
     (n.parent == null ? roots : nodes[n.parent].children).push(i);
   });
   let startComment = g.start_comment || '';
@@ -478,7 +490,7 @@ function recordTree(g) {
       else if (nodes[c.ply - 1]) nodes[c.ply - 1].comment = [nodes[c.ply - 1].comment, c.text].filter(Boolean).join('\n');
     }
   }
-  return { nodes, roots, startComment };
+  return { nodes, roots, startComment, tags: g.tags };
 }
 
 /** The record's nodes along the current line, as far as the line follows the record. */
@@ -500,6 +512,17 @@ function recordPath() {
 function recordMovesAt(ply) {
   if (!state.record || ply > state.path.length) return [];
   return ply === 0 ? state.record.roots : state.record.nodes[state.path[ply - 1]].children;
+}
+
+/** Adds `iccs`, a legal move of the shown position, to the record there; its new node. */
+function addToRecord(iccs) {
+  const { nodes, roots } = state.record;
+  const parent = state.cursor ? state.path[state.cursor - 1] : null;
+  const view = state.shown.legal_moves.find((m) => m.iccs === iccs) || { iccs, wxf: iccs, chinese: iccs };
+  const id = nodes.length;
+  nodes.push({ iccs, view, parent, comment: '', before: '', nags: [], children: [] });
+  (parent == null ? roots : nodes[parent].children).push(id);
+  return id;
 }
 
 /** Shows the position after the record's move `id`, with the record's line on from it. */

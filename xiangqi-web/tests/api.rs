@@ -836,18 +836,27 @@ async fn reading_every_record_format() {
         .all(|n| n["move"]["chinese"].is_string() && n["move"]["wxf"].is_string()));
 }
 
-#[tokio::test]
-async fn pgn_round_trip() {
-    let base = common::start(common::config());
-    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+/// The PGN text `/pgn` answers for `request` (which must succeed).
+async fn pgn_text(base: &str, request: Value) -> String {
     let res = Client::new()
         .post(format!("{base}/api/v1/pgn"))
-        .json(&json!({"moves": moves, "tags": [["Red", "许银川"], ["Black", "吕钦"]]}))
+        .json(&request)
         .send()
         .await
         .unwrap();
     assert_eq!(res.status(), 200);
-    let text = res.text().await.unwrap();
+    res.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn pgn_round_trip() {
+    let base = common::start(common::config());
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    let text = pgn_text(
+        &base,
+        json!({"moves": moves, "tags": [["Red", "许银川"], ["Black", "吕钦"]]}),
+    )
+    .await;
     assert!(
         text.contains("[Red \"许银川\"]") && text.contains("炮二平五"),
         "{text}"
@@ -1006,4 +1015,86 @@ async fn record_trees_within_the_answer_budget() {
             .starts_with(&format!("game {}: ", with_tree + 1)),
         "{warnings:?}"
     );
+}
+
+/// A record's whole tree written back as PGN (`/pgn` with `tree`) and read again: the same
+/// moves with the same parents, comments and tags; and trees that do not fit are refused,
+/// naming the entry.
+#[tokio::test]
+async fn writing_record_trees() {
+    let base = common::start(common::config());
+    let (status, body) = upload(
+        &base,
+        include_bytes!("data/dhtmlxq_ubb_variations.txt").as_slice(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let game = &body["games"][0];
+    let tree: Vec<Value> = game["tree"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            json!({"parent": n["parent"], "move": n["move"]["iccs"], "comment": n["comment"].as_str().unwrap_or("")})
+        })
+        .collect();
+    let tags = json!([
+        ["Event", "变例测试"],
+        ["Red", "甲"],
+        ["Black", "乙"],
+        ["Result", "1-0"]
+    ]);
+    let text = pgn_text(
+        &base,
+        json!({"fen": game["start_fen"], "tree": tree, "tags": tags}),
+    )
+    .await;
+    assert!(
+        text.contains("[Event \"变例测试\"]") && text.contains('('),
+        "{text}"
+    );
+    // The main line has not ended by the rules: the record's result stands.
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    let (status, back) = upload(&base, text.clone()).await;
+    assert_eq!(status, 200, "{back}");
+    let strip = |nodes: &Value| -> Vec<(Value, Value, Value)> {
+        nodes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                (
+                    n["parent"].clone(),
+                    n["move"]["iccs"].clone(),
+                    n["comment"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        strip(&back["games"][0]["tree"]),
+        strip(&game["tree"]),
+        "{text}"
+    );
+
+    // A parent after its move, an illegal move, and both moves and a tree: each refused.
+    for (request, field) in [
+        (
+            json!({"tree": [{"parent": 1, "move": "h2e2"}, {"move": "h9g7"}]}),
+            "tree[0].parent",
+        ),
+        (
+            json!({"tree": [{"move": "h2e2"}, {"parent": 0, "move": "h0g2"}]}),
+            "tree[1].move",
+        ),
+        (json!({"moves": ["h2e2"], "tree": []}), "moves"),
+    ] {
+        let (status, body) = post(&base, "/api/v1/pgn", request.clone()).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{request}: {body}"
+        );
+        assert_eq!(error(&body).1, Some(field), "{request}: {body}");
+    }
 }
