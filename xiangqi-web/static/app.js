@@ -26,7 +26,6 @@ const state = {
   hint: null,
   levels: [],
   record: null,      // a loaded record's variation tree (see recordTree), or null
-  path: [],          // the record's nodes along the line, as far as the line follows it
 };
 
 const board = new Board($('board-host'), (from, to) => userMove(from + to));
@@ -94,7 +93,6 @@ function gameOver() {
 }
 
 function render() {
-  state.path = recordPath();
   const pos = state.shown;
   const atEnd = state.cursor === state.line.length;
   const over = pos.outcome || (atEnd && gameOver());
@@ -160,6 +158,7 @@ function renderMoves() {
   const blackFirst = (state.end.start_fen.split(' ')[1] || 'w') === 'b';
   const offset = blackFirst ? 1 : 0;
   const items = [];
+  const path = recordPath();
   state.views.forEach((view, i) => {
     const k = Math.floor((i + offset) / 2);
     if (!items[k]) {
@@ -172,7 +171,7 @@ function renderMoves() {
     span.dataset.ply = i + 1;
     if (i + 1 === state.cursor) span.classList.add('current');
     if (i + 1 > state.cursor) span.classList.add('future');
-    if (recordMovesAt(i).length > 1) span.classList.add('branch');
+    if (recordMovesAt(path, i).length > 1) span.classList.add('branch');
     span.addEventListener('click', () => goTo(i + 1));
     items[k].appendChild(span);
   });
@@ -202,11 +201,12 @@ async function userMove(iccs) {
 }
 
 function play(iccs) {
-  if (state.record && state.cursor <= state.path.length) {
+  const path = recordPath();
+  if (state.record && state.cursor <= path.length) {
     // A move the loaded record has here follows the record, with its continuation; any
     // other move becomes a new line of the record, saved with it.
-    const known = recordMovesAt(state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
-    followRecord(known ?? addToRecord(iccs));
+    const known = recordMovesAt(path, state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
+    followRecord(known ?? addToRecord(path, iccs));
     return;
   }
   // Playing from an earlier position starts a new line there.
@@ -508,16 +508,17 @@ function recordPath() {
   return path;
 }
 
-/** The record's moves in the position after `ply` moves of the line (none off the record). */
-function recordMovesAt(ply) {
-  if (!state.record || ply > state.path.length) return [];
-  return ply === 0 ? state.record.roots : state.record.nodes[state.path[ply - 1]].children;
+/** The record's moves in the position after `ply` moves of the line whose record nodes are
+ * `path` (from recordPath); none off the record. */
+function recordMovesAt(path, ply) {
+  if (!state.record || ply > path.length) return [];
+  return ply === 0 ? state.record.roots : state.record.nodes[path[ply - 1]].children;
 }
 
 /** Adds `iccs`, a legal move of the shown position, to the record there; its new node. */
-function addToRecord(iccs) {
+function addToRecord(path, iccs) {
   const { nodes, roots } = state.record;
-  const parent = state.cursor ? state.path[state.cursor - 1] : null;
+  const parent = state.cursor ? path[state.cursor - 1] : null;
   const view = state.shown.legal_moves.find((m) => m.iccs === iccs) || { iccs, wxf: iccs, chinese: iccs };
   const id = nodes.length;
   nodes.push({ iccs, view, parent, comment: '', before: '', nags: [], children: [] });
@@ -543,16 +544,17 @@ function followRecord(id) {
 function renderRecord() {
   const r = state.record;
   const ply = state.cursor;
+  const path = recordPath();
   const notes = [];
-  if (r && ply <= state.path.length) {
-    notes.push(ply === 0 ? r.startComment : r.nodes[state.path[ply - 1]].comment);
-    if (ply < state.path.length) notes.push(r.nodes[state.path[ply]].before);
+  if (r && ply <= path.length) {
+    notes.push(ply === 0 ? r.startComment : r.nodes[path[ply - 1]].comment);
+    if (ply < path.length) notes.push(r.nodes[path[ply]].before);
   }
   const text = notes.filter(Boolean).join('\n');
   $('comment').hidden = !text;
   $('comment').textContent = text;
   // Only where the record branches: a single move is already the move list's next move.
-  const options = recordMovesAt(ply);
+  const options = recordMovesAt(path, ply);
   $('variations').hidden = options.length < 2;
   const host = $('variation-list');
   host.replaceChildren();
@@ -561,7 +563,7 @@ function renderRecord() {
     const b = document.createElement('button');
     b.textContent = moveText(r.nodes[id].view);
     b.dataset.iccs = r.nodes[id].iccs;
-    if (state.path[ply] === id) b.classList.add('on-line');
+    if (path[ply] === id) b.classList.add('on-line');
     b.addEventListener('click', () => followRecord(id));
     host.appendChild(b);
   }
