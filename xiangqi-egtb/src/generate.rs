@@ -1,0 +1,471 @@
+//! Retrograde analysis: a table's values from mates and stalemates backward, through
+//! captures into smaller tables.
+//!
+//! Every position and side to move holds one byte: 0 unknown (a draw when nothing more can
+//! be learnt), 1 invalid, `2 + d` a result in `d` plies (odd `d` a win for the side to
+//! move, even `d` a loss: stalemate loses in xiangqi, so mates and stalemates are both
+//! "loss in 0").
+//!
+//! 1. **Start.** Each position without a legal move is a loss in 0. Captures lead into
+//!    smaller tables, generated before: a capture into a lost position makes this one a
+//!    win (not yet the shortest: a quiet move may mate sooner); a position whose every
+//!    move is a capture into a won position is a loss.
+//! 2. **Rounds** `d = 1, 3, 5, …` (a win's distance is odd, a loss's even), with everything
+//!    up to `d - 1` plies final:
+//!    - every predecessor of a loss in `d - 1` (an un-move of the side that moved into it)
+//!      is a win in `d`, unless it already is a win in fewer;
+//!    - every unknown predecessor of a win in `d` is marked, and each marked position
+//!      whose moves all lead to final wins (in-table wins of at most `d` plies, captures
+//!      into won positions of any length) becomes a loss in one more than its longest.
+//!    It stops when a round finds nothing past the longest distance found.
+//! 3. What is still unknown is a draw.
+//!
+//! The loss test looks at every move again instead of counting down a move counter: with
+//! the mirror folded into the index, a position can reach one index by two moves or by one,
+//! and a counter would have to know which. Looking again costs a move generation per
+//! marked position and round, and cannot miscount.
+
+use crate::board::{Board, Moves};
+use crate::index::{file_of, mirror, Layout, Placement, NO_SQUARE};
+use crate::material::Material;
+use crate::value::Dtm;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Arc;
+use xiangqi_core::{Color, Role};
+
+/// Stored byte: unknown during generation, a draw afterwards.
+pub(crate) const UNKNOWN: u8 = 0;
+/// Stored byte of an index that is no legal position for that side to move.
+pub(crate) const INVALID: u8 = 1;
+/// The longest distance one byte holds.
+pub const MAX_PLIES: u32 = 253;
+
+#[inline]
+fn byte_of(plies: u32) -> u8 {
+    (plies + 2) as u8
+}
+
+/// A generated table in memory: its layout and one byte per position and side to move.
+#[derive(Clone)]
+pub struct TableData {
+    pub(crate) layout: Layout,
+    pub(crate) values: [Vec<u8>; 2],
+}
+
+impl TableData {
+    /// The table's material.
+    pub fn material(&self) -> Material {
+        self.layout.material
+    }
+
+    /// Positions per side to move.
+    pub fn size(&self) -> u64 {
+        self.layout.size()
+    }
+
+    /// The stored byte of an index.
+    #[inline]
+    pub(crate) fn byte(&self, side: Color, idx: u64) -> u8 {
+        self.values[side.index()][idx as usize]
+    }
+
+    /// The value of the position with `pieces` and `side` to move, the pieces given in
+    /// any orientation: a material that is not this table's canonical one is turned round.
+    pub(crate) fn byte_of_pieces(&self, pieces: &[(Color, Role, u8)], side: Color) -> Option<u8> {
+        let idx = self.layout.encode_pieces(pieces)?;
+        Some(self.byte(side, idx))
+    }
+}
+
+/// Why a table could not be generated.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// A table that a capture leads into is not there (generate it first).
+    MissingSubTable {
+        /// The table being generated.
+        table: String,
+        /// The table its captures need.
+        needs: String,
+    },
+    /// A distance to mate longer than one byte holds.
+    TooLong {
+        /// The table.
+        table: String,
+    },
+    /// The index is too large for this machine.
+    TooLarge {
+        /// The table.
+        table: String,
+        /// Positions per side.
+        size: u64,
+    },
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenerateError::MissingSubTable { table, needs } => {
+                write!(
+                    f,
+                    "{table}: its captures lead into {needs}, which is not generated"
+                )
+            }
+            GenerateError::TooLong { table } => {
+                write!(
+                    f,
+                    "{table}: a mate longer than {MAX_PLIES} plies does not fit one byte"
+                )
+            }
+            GenerateError::TooLarge { table, size } => {
+                write!(
+                    f,
+                    "{table}: {size} positions a side is more than this build indexes"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+/// Where a capture of one group's piece leads.
+#[derive(Clone)]
+enum Capture {
+    /// Into a material where neither side can attack: a draw by the rules.
+    DeadDraw,
+    /// Into a table, turned round when `swap`.
+    Table { data: Arc<TableData>, swap: bool },
+}
+
+/// The tables a material's captures lead into, by the captured piece's colour and role.
+struct Captures {
+    by_kind: HashMap<(Color, Role), Capture>,
+}
+
+impl Captures {
+    fn new(
+        material: Material,
+        tables: &HashMap<Material, Arc<TableData>>,
+    ) -> Result<Captures, GenerateError> {
+        let mut by_kind = HashMap::new();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let Some(sub) = material.without(color, role) else {
+                    continue;
+                };
+                let capture = if sub.is_dead_draw() {
+                    Capture::DeadDraw
+                } else {
+                    let canon = sub.canonical();
+                    let data = tables.get(&canon).cloned().ok_or_else(|| {
+                        GenerateError::MissingSubTable {
+                            table: material.to_string(),
+                            needs: canon.to_string(),
+                        }
+                    })?;
+                    Capture::Table {
+                        data,
+                        swap: !sub.is_canonical(),
+                    }
+                };
+                by_kind.insert((color, role), capture);
+            }
+        }
+        Ok(Captures { by_kind })
+    }
+
+    /// The value, for `side` to move, of the board after a capture.
+    fn value(&self, board: &Board, captured: (Color, Role), side: Color) -> Dtm {
+        match &self.by_kind[&captured] {
+            Capture::DeadDraw => Dtm::Draw,
+            Capture::Table { data, swap } => {
+                let mut pieces = board.pieces();
+                let mut side = side;
+                if *swap {
+                    for p in pieces.iter_mut() {
+                        *p = (p.0.other(), p.1, crate::index::flip(p.2));
+                    }
+                    side = side.other();
+                }
+                let b = data
+                    .byte_of_pieces(&pieces, side)
+                    .expect("a legal position after a capture has an index");
+                Dtm::from_byte(b).expect("a legal position after a capture is valid")
+            }
+        }
+    }
+}
+
+/// The positions whose index is `idx`: the decoded one, and its mirror image when the
+/// mirror folds onto the same index (every case but both generals on file e).
+fn images(layout: &Layout, idx: u64) -> ([Placement; 2], usize) {
+    let p = layout.decode(idx);
+    let (rk, bk) = (p.squares[0], p.squares[1]);
+    let mut m = p;
+    for sq in m.squares.iter_mut() {
+        if *sq != NO_SQUARE {
+            *sq = mirror(*sq);
+        }
+    }
+    let both = file_of(rk) != 4 || file_of(bk) != 4;
+    ([p, m], if both { 2 } else { 1 })
+}
+
+/// What the generator reports as it goes.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// The round (plies) just finished; 0 after the start.
+    pub round: u32,
+    /// Positions known (won or lost) so far, both sides.
+    pub decided: u64,
+}
+
+/// Generates the table of `material` (turned to its canonical orientation), whose
+/// captures lead into `tables` (every smaller table it needs must be there).
+///
+/// # Errors
+/// [`GenerateError`] when a sub-table is missing or a distance does not fit.
+pub fn generate(
+    material: Material,
+    tables: &HashMap<Material, Arc<TableData>>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<TableData, GenerateError> {
+    let material = material.canonical();
+    let layout = Layout::new(material);
+    let n = layout.size();
+    if n > (1u64 << 40) {
+        return Err(GenerateError::TooLarge {
+            table: material.to_string(),
+            size: n,
+        });
+    }
+    let captures = Captures::new(material, tables)?;
+    let n = n as usize;
+    let vals: [Vec<AtomicU8>; 2] = [
+        (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
+        (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
+    ];
+    let words = n.div_ceil(64);
+    let marks: [Vec<AtomicU64>; 2] = [
+        (0..words).map(|_| AtomicU64::new(0)).collect(),
+        (0..words).map(|_| AtomicU64::new(0)).collect(),
+    ];
+    let max_plies = AtomicU32::new(0);
+    let too_long = AtomicBool::new(false);
+    let set = |side: Color, idx: usize, plies: u32| {
+        if plies > MAX_PLIES {
+            too_long.store(true, Relaxed);
+            return;
+        }
+        vals[side.index()][idx].store(byte_of(plies), Relaxed);
+        max_plies.fetch_max(plies, Relaxed);
+    };
+    const CHUNK: usize = 1 << 14;
+    let chunks = n.div_ceil(CHUNK);
+
+    // 1. Start: invalid positions, mates and stalemates, captures.
+    (0..chunks).into_par_iter().for_each(|c| {
+        let mut moves = Moves::new();
+        for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            let p = layout.decode(idx as u64);
+            let board = Board::new(&layout, &p);
+            let Some(mut board) = board.filter(|b| !b.kings_face()) else {
+                vals[0][idx].store(INVALID, Relaxed);
+                vals[1][idx].store(INVALID, Relaxed);
+                continue;
+            };
+            for side in Color::ALL {
+                if board.in_check(side.other()) {
+                    vals[side.index()][idx].store(INVALID, Relaxed);
+                    continue;
+                }
+                moves.clear();
+                board.legal_moves(side, &mut moves);
+                if moves.is_empty() {
+                    set(side, idx, 0);
+                    continue;
+                }
+                let mut best_win: Option<u32> = None;
+                let mut all_lose = true;
+                let mut longest_loss = 0u32;
+                for &m in &moves {
+                    if m.captured == NO_SQUARE {
+                        all_lose = false;
+                        continue;
+                    }
+                    let kind = (side.other(), roles_of(&layout, m.captured));
+                    board.make(m);
+                    let v = captures.value(&board, kind, side.other());
+                    board.unmake(m);
+                    match v {
+                        Dtm::Loss(k) => {
+                            let w = k as u32 + 1;
+                            best_win = Some(best_win.map_or(w, |b| b.min(w)));
+                        }
+                        Dtm::Win(k) => longest_loss = longest_loss.max(k as u32 + 1),
+                        Dtm::Draw => all_lose = false,
+                    }
+                }
+                if let Some(w) = best_win {
+                    set(side, idx, w);
+                } else if all_lose {
+                    set(side, idx, longest_loss);
+                }
+            }
+        }
+    });
+    let count_decided = || -> u64 {
+        vals.iter()
+            .map(|v| v.par_iter().filter(|b| b.load(Relaxed) >= 2).count() as u64)
+            .sum()
+    };
+    progress(&Progress {
+        round: 0,
+        decided: count_decided(),
+    });
+
+    // 2. Rounds.
+    let mut d: u32 = 1;
+    while d <= max_plies.load(Relaxed) + 1 {
+        if too_long.load(Relaxed) {
+            return Err(GenerateError::TooLong {
+                table: material.to_string(),
+            });
+        }
+        // Predecessors of losses in d - 1 are wins in d.
+        for loser in Color::ALL {
+            let mover = loser.other();
+            let target = byte_of(d - 1);
+            (0..chunks).into_par_iter().for_each(|c| {
+                let mut un = Moves::new();
+                for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    if vals[loser.index()][idx].load(Relaxed) != target {
+                        continue;
+                    }
+                    let (imgs, k) = images(&layout, idx as u64);
+                    for p in &imgs[..k] {
+                        let mut b = Board::new(&layout, p).expect("a valid index");
+                        un.clear();
+                        b.unmoves(mover, &mut un);
+                        for &u in &un {
+                            b.make(u);
+                            let pidx =
+                                layout.encode(&b.placement()).expect("in the index") as usize;
+                            b.unmake(u);
+                            let cur = vals[mover.index()][pidx].load(Relaxed);
+                            let better = cur == UNKNOWN || (cur > byte_of(d) && cur % 2 == 1);
+                            // (A win's byte is odd: 2 + an odd distance.)
+                            if better {
+                                set(mover, pidx, d);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        // Unknown predecessors of wins in d are marked ...
+        for winner in Color::ALL {
+            let mover = winner.other();
+            let target = byte_of(d);
+            (0..chunks).into_par_iter().for_each(|c| {
+                let mut un = Moves::new();
+                for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    if vals[winner.index()][idx].load(Relaxed) != target {
+                        continue;
+                    }
+                    let (imgs, k) = images(&layout, idx as u64);
+                    for p in &imgs[..k] {
+                        let mut b = Board::new(&layout, p).expect("a valid index");
+                        un.clear();
+                        b.unmoves(mover, &mut un);
+                        for &u in &un {
+                            b.make(u);
+                            let pidx =
+                                layout.encode(&b.placement()).expect("in the index") as usize;
+                            b.unmake(u);
+                            if vals[mover.index()][pidx].load(Relaxed) == UNKNOWN {
+                                marks[mover.index()][pidx / 64].fetch_or(1 << (pidx % 64), Relaxed);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        // ... and each marked position whose every move reaches a final win is lost.
+        for side in Color::ALL {
+            let wchunks = words.div_ceil(CHUNK / 64);
+            (0..wchunks).into_par_iter().for_each(|c| {
+                let mut moves = Moves::new();
+                for w in c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words) {
+                    let mut bits = marks[side.index()][w].swap(0, Relaxed);
+                    while bits != 0 {
+                        let idx = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if vals[side.index()][idx].load(Relaxed) != UNKNOWN {
+                            continue;
+                        }
+                        let p = layout.decode(idx as u64);
+                        let mut b = Board::new(&layout, &p).expect("a valid index");
+                        moves.clear();
+                        b.legal_moves(side, &mut moves);
+                        let mut longest = 0u32;
+                        let mut lost = true;
+                        for &m in &moves {
+                            let v = if m.captured == NO_SQUARE {
+                                b.make(m);
+                                let sidx = layout.encode(&b.placement()).expect("in the index");
+                                b.unmake(m);
+                                let byte = vals[side.other().index()][sidx as usize].load(Relaxed);
+                                match Dtm::from_byte(byte) {
+                                    Some(Dtm::Win(k)) if k as u32 <= d => Dtm::Win(k),
+                                    _ => Dtm::Draw,
+                                }
+                            } else {
+                                let kind = (side.other(), roles_of(&layout, m.captured));
+                                b.make(m);
+                                let v = captures.value(&b, kind, side.other());
+                                b.unmake(m);
+                                v
+                            };
+                            match v {
+                                Dtm::Win(k) => longest = longest.max(k as u32 + 1),
+                                _ => {
+                                    lost = false;
+                                    break;
+                                }
+                            }
+                        }
+                        if lost {
+                            set(side, idx, longest);
+                        }
+                    }
+                }
+            });
+        }
+        progress(&Progress {
+            round: d,
+            decided: count_decided(),
+        });
+        // Wins are odd distances and losses even: a round covers two plies.
+        d += 2;
+    }
+    if too_long.load(Relaxed) {
+        return Err(GenerateError::TooLong {
+            table: material.to_string(),
+        });
+    }
+    let [r, b] = vals;
+    let values = [
+        r.into_iter().map(AtomicU8::into_inner).collect(),
+        b.into_iter().map(AtomicU8::into_inner).collect(),
+    ];
+    Ok(TableData { layout, values })
+}
+
+/// The role of a slot.
+#[inline]
+fn roles_of(layout: &Layout, slot: u8) -> Role {
+    layout.slots[slot as usize].1
+}

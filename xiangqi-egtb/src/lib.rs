@@ -1,0 +1,26 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod batch;
+mod board;
+mod format;
+mod generate;
+mod index;
+mod material;
+mod probe;
+mod sets;
+mod stats;
+mod value;
+mod verify;
+
+pub use batch::{direct_subs, generate_into, BatchError, Event};
+pub use format::{table_path, write_table, FormatError, Rules, BLOCK, MAGIC, VERSION};
+pub use generate::{generate, GenerateError, Progress, TableData, MAX_PLIES};
+pub use index::Layout;
+pub use material::{Material, MaterialError, ATTACKERS};
+pub use probe::{MoveValue, Tablebase};
+pub use sets::{set1, set2, with_dependencies};
+pub use stats::{SideStats, TableStats};
+pub use value::{Dtm, Wdl};
+pub use verify::{verify_table, VerifyReport};

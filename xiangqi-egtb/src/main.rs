@@ -1,0 +1,319 @@
+//! `xiangqi-egtb`: generate, verify and probe xiangqi endgame tablebases from the command line.
+
+use clap::{Parser, Subcommand};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use xiangqi_core::Position;
+use xiangqi_egtb::{
+    generate_into, set1, set2, table_path, verify_table, Dtm, Event, Material, TableStats,
+    Tablebase,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "xiangqi-egtb",
+    version,
+    about = "Xiangqi endgame tablebases (残局库): generate, verify, probe"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate endings (and every smaller table they need) into a folder.
+    Generate {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+        /// A whole set: 1 (one attacker against none, 324 tables) or 2 (two attackers
+        /// without defenders against every defence, 90 tables).
+        #[arg(long)]
+        set: Vec<u8>,
+        /// Regenerate the named endings even if their files exist.
+        #[arg(long)]
+        force: bool,
+        /// Worker threads (default: every core).
+        #[arg(long, short = 'j')]
+        threads: Option<usize>,
+        /// Endings by name, strong side first: krkaa, knkb, kcpk (n or h for the horse,
+        /// b or e for the elephant).
+        endings: Vec<String>,
+    },
+    /// Read FENs from standard input; print each with win/draw/loss for the side to move
+    /// and the distance to mate in plies (`-` for a draw or a position without a table:
+    /// then the result is `none`).
+    Probe {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+    /// Every legal move of a position with its value for the mover, best first.
+    Moves {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+        /// The position.
+        fen: String,
+    },
+    /// Check that every position's value is the best over its moves (core rules).
+    Verify {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Check every n-th index only (1: all).
+        #[arg(long, default_value_t = 1)]
+        step: u64,
+        /// Worker threads (default: every core).
+        #[arg(long, short = 'j')]
+        threads: Option<usize>,
+        /// Endings to check (default: every table in the folder).
+        endings: Vec<String>,
+    },
+    /// The statistics of every table in a folder as a Markdown table.
+    Stats {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+}
+
+fn parse_endings(names: &[String]) -> Result<Vec<Material>, String> {
+    names
+        .iter()
+        .map(|n| n.parse::<Material>().map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn threads(n: Option<usize>) {
+    if let Some(n) = n {
+        // Only fails when the pool was built already, which it was not.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
+}
+
+fn millions(n: u64) -> String {
+    format!("{:.1} M", n as f64 / 1e6)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("xiangqi-egtb: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    match command {
+        Command::Generate {
+            dir,
+            set,
+            force,
+            threads: t,
+            endings,
+        } => {
+            threads(t);
+            let mut wanted = parse_endings(&endings)?;
+            for s in set {
+                match s {
+                    1 => wanted.extend(set1()),
+                    2 => wanted.extend(set2()),
+                    other => return Err(format!("no set {other}: sets are 1 and 2").into()),
+                }
+            }
+            if wanted.is_empty() {
+                return Err("name endings or a --set".into());
+            }
+            let started = Instant::now();
+            let mut done_positions = 0u64;
+            let mut table_start = Instant::now();
+            let mut remaining_after = 0u64;
+            let stats = generate_into(&dir, &wanted, force, &mut |event| match event {
+                Event::Kept(m) => eprintln!("{m}: already in {}", dir.display()),
+                Event::Start {
+                    material,
+                    number,
+                    of,
+                    size,
+                    remaining,
+                } => {
+                    table_start = Instant::now();
+                    remaining_after = remaining - size;
+                    eprintln!(
+                        "[{}/{of}] {material} ({}): {} positions a side",
+                        number + 1,
+                        material.chinese_name(),
+                        millions(size)
+                    );
+                }
+                Event::Round(p) => {
+                    if table_start.elapsed().as_secs() >= 5 && p.round % 8 == 0 {
+                        eprintln!("    round {}: {} decided", p.round, millions(p.decided));
+                    }
+                }
+                Event::Done(s) => {
+                    done_positions += s.index_size;
+                    let rate = done_positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                    let left = remaining_after as f64 / rate;
+                    eprintln!(
+                        "    {}: {:.1} s, {:.2} M positions/s, longest mate {} plies, {} KiB; \
+                         {} positions a side left, about {:.0} s",
+                        s.name,
+                        s.seconds,
+                        2.0 * s.index_size as f64 / s.seconds.max(1e-9) / 1e6,
+                        s.red.longest.max(s.black.longest),
+                        s.file_bytes / 1024,
+                        millions(remaining_after),
+                        left
+                    );
+                }
+            })?;
+            eprintln!(
+                "generated {} tables in {:.1} s into {}",
+                stats.len(),
+                started.elapsed().as_secs_f64(),
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Probe { dir } => {
+            let tb = Tablebase::open(&dir)?;
+            let stdin = std::io::stdin();
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut failed = false;
+            for line in stdin.lock().lines() {
+                let line = line?;
+                let fen = line.trim();
+                if fen.is_empty() {
+                    continue;
+                }
+                match Position::from_fen(fen)
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| tb.probe_dtm(&p).map_err(|e| e.to_string()))
+                {
+                    Ok(Some(d)) => {
+                        let plies = d.plies().map_or("-".to_string(), |n| n.to_string());
+                        writeln!(out, "{fen}\t{}\t{plies}", d.wdl())?;
+                    }
+                    Ok(None) => writeln!(out, "{fen}\tnone\t-")?,
+                    Err(e) => {
+                        failed = true;
+                        writeln!(out, "{fen}\terror\t{e}")?;
+                    }
+                }
+            }
+            out.flush()?;
+            Ok(if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Moves { dir, fen } => {
+            let tb = Tablebase::open(&dir)?;
+            let pos = Position::from_fen(&fen)?;
+            let Some(moves) = tb.probe_moves(&pos)? else {
+                println!("no table for {}", Material::of(&pos));
+                return Ok(ExitCode::from(1));
+            };
+            let here = tb.probe_dtm(&pos)?.expect("probed above");
+            println!("{fen}: {here}");
+            for m in moves {
+                let text = pos.to_chinese(m.mv);
+                let v = m
+                    .value
+                    .map_or("no table".to_string(), |v: Dtm| v.to_string());
+                println!("{}\t{text}\t{v}", m.mv);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify {
+            dir,
+            step,
+            threads: t,
+            endings,
+        } => {
+            threads(t);
+            let tb = Tablebase::open(&dir)?;
+            let endings = if endings.is_empty() {
+                tb.materials()
+            } else {
+                parse_endings(&endings)?
+            };
+            let mut bad = 0;
+            for m in endings {
+                let started = Instant::now();
+                let data = load(&dir, m)?;
+                let r = verify_table(&data, &tb, step)?;
+                println!(
+                    "{}: {} positions checked, {} wrong ({:.1} s)",
+                    r.name,
+                    r.checked,
+                    r.mismatches,
+                    started.elapsed().as_secs_f64()
+                );
+                for e in &r.examples {
+                    println!("    {e}");
+                }
+                bad += r.mismatches;
+            }
+            Ok(if bad == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Stats { dir } => {
+            let tb = Tablebase::open(&dir)?;
+            println!("| ending | 中文 | positions (red/black to move) | red to move W/D/L | black to move W/D/L | longest mate (plies) | a position with it | s | KiB |");
+            println!("|---|---|---|---|---|---|---|---|---|");
+            for m in tb.materials() {
+                let json = table_path(&dir, m).with_extension("json");
+                let text = std::fs::read_to_string(&json)?;
+                let s: TableStats = serde_json::from_str(&text)?;
+                let (longest, fen) = if s.red.longest >= s.black.longest {
+                    (s.red.longest, s.red.longest_fen.clone())
+                } else {
+                    (s.black.longest, s.black.longest_fen.clone())
+                };
+                println!(
+                    "| {} | {} | {} / {} | {}/{}/{} | {}/{}/{} | {} | `{}` | {:.1} | {} |",
+                    s.name,
+                    s.chinese,
+                    s.red.positions,
+                    s.black.positions,
+                    s.red.wins,
+                    s.red.draws,
+                    s.red.losses,
+                    s.black.wins,
+                    s.black.draws,
+                    s.black.losses,
+                    longest,
+                    fen.unwrap_or_default(),
+                    s.seconds,
+                    s.file_bytes / 1024
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn load(
+    dir: &std::path::Path,
+    m: Material,
+) -> Result<xiangqi_egtb::TableData, Box<dyn std::error::Error>> {
+    Ok(xiangqi_egtb::TableData::load(&table_path(
+        dir,
+        m.canonical(),
+    ))?)
+}
