@@ -10,6 +10,7 @@ mod index;
 mod material;
 mod probe;
 mod sets;
+mod starter;
 mod stats;
 mod value;
 mod verify;
@@ -21,6 +22,9 @@ pub use index::Layout;
 pub use material::{Material, MaterialError, ATTACKERS};
 pub use probe::{MoveValue, Tablebase};
 pub use sets::{set1, set2, with_dependencies};
+pub use starter::{
+    default_dir, is_complete, open_if_present, open_with_starter, starter_endings, DIR_VARIABLE,
+};
 pub use stats::{SideStats, TableStats};
 pub use value::{Dtm, Wdl};
 pub use verify::{verify_table, VerifyReport};

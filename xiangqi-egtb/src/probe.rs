@@ -205,6 +205,55 @@ impl Tablebase {
     }
 }
 
+impl Tablebase {
+    /// A random legal position of `material` (strong side red, red to move) whose value
+    /// satisfies `want`, drawn with `seed`; `None` without a table or when 200,000 draws
+    /// found none (an ending with no such position).
+    ///
+    /// ```no_run
+    /// # use xiangqi_egtb::{Dtm, Tablebase};
+    /// let tb = Tablebase::open("tables")?;
+    /// let m = "krkaa".parse()?;
+    /// let won = tb.random_position(m, |d| matches!(d, Dtm::Win(n) if n >= 9), 7)?;
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`].
+    pub fn random_position(
+        &self,
+        material: Material,
+        want: impl Fn(Dtm) -> bool,
+        seed: u64,
+    ) -> Result<Option<Position>, FormatError> {
+        let material = material.canonical();
+        let Some(table) = self.tables.get(&material) else {
+            return Ok(None);
+        };
+        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200_000 {
+            // xorshift64*: reproducible from the seed, no dependency.
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let idx = r % table.layout.size();
+            let Some(pos) = crate::stats::position_in(&table.layout, idx, Color::Red) else {
+                continue;
+            };
+            if pos.is_attacked(pos.king_square(Color::Black), Color::Red) {
+                continue;
+            }
+            if let Some(v) = self.probe_dtm(&pos)? {
+                if want(v) {
+                    return Ok(Some(pos));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
 impl Table {
     fn byte(&self, side: usize, idx: u64) -> Result<u8, FormatError> {
         let k = (idx as usize / BLOCK) as u32;

@@ -1,7 +1,7 @@
 //! Each table's statistics, written beside it as JSON.
 
 use crate::generate::{TableData, INVALID};
-use crate::index::NO_SQUARE;
+use crate::index::{Layout, NO_SQUARE};
 use crate::value::Dtm;
 use serde::{Deserialize, Serialize};
 use xiangqi_core::{Color, Piece, Position, Setup, Square};
@@ -46,10 +46,16 @@ pub struct TableStats {
 
 /// The position of an index, `side` to move.
 pub(crate) fn position_of(data: &TableData, idx: u64, side: Color) -> Option<Position> {
-    let p = data.layout.decode(idx);
+    position_in(&data.layout, idx, side)
+}
+
+/// The position of an index of a layout, `side` to move; `None` for an index no legal
+/// position has (two pieces on a point, the generals facing).
+pub(crate) fn position_in(layout: &Layout, idx: u64, side: Color) -> Option<Position> {
+    let p = layout.decode(idx);
     let mut setup = Setup::empty().side_to_move(side);
     let mut seen = 0u128;
-    for (slot, &(color, role)) in data.layout.slots.iter().enumerate() {
+    for (slot, &(color, role)) in layout.slots.iter().enumerate() {
         let sq = p.squares[slot];
         if sq == NO_SQUARE {
             continue;
