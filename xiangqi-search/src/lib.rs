@@ -7,6 +7,7 @@ mod level;
 mod params;
 mod search;
 mod see;
+mod tablebase;
 mod time;
 mod tt;
 
@@ -15,10 +16,12 @@ pub use params::Params;
 use search::{Shared, Worker};
 pub use see::{see, see_ge, see_value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+pub use tablebase::{TB_WIN, TB_WIN_BOUND};
 pub use tt::{score_from_tt, score_to_tt, Bound, TableView, Tt, TtEntry, TtProbe};
 use xiangqi_core::{Game, Move, Position, RuleSet};
+pub use xiangqi_egtb::Tablebase;
 pub use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};
 
 /// A player's clock, for clock play.
@@ -74,6 +77,8 @@ pub struct Info {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Positions whose value came from an endgame table so far (all threads).
+    pub tbhits: u64,
 }
 
 /// What a search found.
@@ -91,6 +96,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Positions whose value came from an endgame table.
+    pub tbhits: u64,
 }
 
 /// Stops a running search from another thread.
@@ -128,6 +135,8 @@ pub struct Searcher<E: Evaluator = DefaultEvaluator> {
     level: Option<Level>,
     seed: u64,
     rules: RuleSet,
+    tablebase: Option<Arc<Tablebase>>,
+    tablebase_error: Option<String>,
 }
 
 impl Searcher<DefaultEvaluator> {
@@ -158,6 +167,8 @@ impl<E: Evaluator> Searcher<E> {
             level: None,
             seed: 0x9e37_79b9_7f4a_7c15,
             rules: RuleSet::default(),
+            tablebase: None,
+            tablebase_error: None,
         }
     }
     /// Replaces the evaluator (each search thread gets its own clone). The transposition
@@ -207,6 +218,44 @@ impl<E: Evaluator> Searcher<E> {
     /// Sets the rules that judge repetitions met in the search (perpetual check and chase).
     pub fn set_rules(&mut self, rules: RuleSet) {
         self.rules = rules;
+    }
+    /// Plays with endgame tablebases (`None`: without). At full strength (no
+    /// [`Searcher::set_level`]):
+    ///
+    /// - a root position that has a table is not searched: the search plays the table's
+    ///   move at once and reports it at depth 1 with the exact distance to mate
+    ///   (`Score::mate_in`, or 0 for a draw), its principal variation following the table
+    ///   for up to 20 plies, and with MultiPV the table's next best moves. A won position
+    ///   plays the quickest mate if it comes before the 60-move rule's limit, else a
+    ///   winning capture (which restarts the count) with the shortest mate, else the
+    ///   shortest mate; a drawn one a drawing move (not a check or a repetition when
+    ///   another draws); a lost one the longest mate.
+    /// - in the tree, a position reached by a capture whose material has a table takes its
+    ///   value from the table: [`TB_WIN`] less the plies to mate for a win (a score between
+    ///   [`TB_WIN_BOUND`] and [`TB_WIN`], below the mate scores), 0 for a draw, the
+    ///   negation for a loss; [`Info::tbhits`] counts them.
+    ///
+    /// A table that cannot be read is treated as absent for the rest of the search;
+    /// [`Searcher::take_tablebase_error`] says why. The weaker levels play without tables.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use xiangqi_search::{Searcher, Tablebase};
+    /// let mut searcher = Searcher::new();
+    /// searcher.set_tablebase(Some(Arc::new(Tablebase::open("tables")?)));
+    /// # Ok::<_, xiangqi_egtb::FormatError>(())
+    /// ```
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.tablebase = tablebase;
+    }
+    /// The tablebase the searches use, if any.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
+    }
+    /// Why a table could not be read in the last searches (once per error; `None` when
+    /// every probe worked). The search went on without that tablebase.
+    pub fn take_tablebase_error(&mut self) -> Option<String> {
+        self.tablebase_error.take()
     }
     /// Seeds the randomness of the weaker levels (each game should get its own seed).
     pub fn set_seed(&mut self, seed: u64) {
@@ -279,7 +328,22 @@ impl<E: Evaluator> Searcher<E> {
                 pv: Vec::new(),
                 depth: 0,
                 nodes: 0,
+                tbhits: 0,
             };
+        }
+        // At full strength, a root with a table is played from the table.
+        let mut tablebase = self.tablebase.clone().filter(|_| self.level.is_none());
+        if let Some(tb) = tablebase.clone() {
+            match tablebase::root_lines(&tb, game, &root_moves) {
+                Ok(Some(table)) => {
+                    return self.play_from_table(&tb, game, table, limits, observer, start)
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.tablebase_error = Some(e.to_string());
+                    tablebase = None;
+                }
+            }
         }
         let mut limits = limits.clone();
         let mut noise = 0;
@@ -312,6 +376,10 @@ impl<E: Evaluator> Searcher<E> {
             noise,
             seed: self.seed,
             rules: self.rules,
+            tb: tablebase.as_deref(),
+            tb_pieces: tablebase.as_ref().map_or(0, |t| t.max_pieces()),
+            tbhits: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            tb_error: Mutex::new(None),
         };
         let (main, helpers) = self.workers[..threads].split_at_mut(1);
         std::thread::scope(|s| {
@@ -327,6 +395,14 @@ impl<E: Evaluator> Searcher<E> {
             .iter()
             .map(|n| n.load(Ordering::Relaxed))
             .sum::<u64>();
+        let tbhits = shared
+            .tbhits
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum::<u64>();
+        if let Some(e) = shared.tb_error.into_inner().ok().flatten() {
+            self.tablebase_error = Some(e);
+        }
         let w = &self.workers[0];
         let best = &w.root_moves[0];
         let score = if best.score == -Score::INFINITE.0 {
@@ -343,16 +419,7 @@ impl<E: Evaluator> Searcher<E> {
         // The root is searched outside the table (its moves are ordered by their own
         // scores); store what the search found there, so that a probe of the position just
         // searched (UCCI's `probe`) reads its answer.
-        let mut eval = self.evaluator.clone();
-        eval.reset(root);
-        self.tt.store(
-            root.key(),
-            Some(best.mv),
-            score_to_tt(score, 0),
-            eval.evaluate(root).0,
-            depth as i32,
-            tt::Bound::Exact,
-        );
+        self.store_root(root, best.mv, score, depth);
         SearchResult {
             best_move: Some(best.mv),
             ponder_move: best.pv.get(1).copied(),
@@ -360,6 +427,83 @@ impl<E: Evaluator> Searcher<E> {
             pv: best.pv.to_vec(),
             depth,
             nodes,
+            tbhits,
+        }
+    }
+
+    /// Stores the move chosen at the root in the transposition table.
+    fn store_root(&self, root: &Position, mv: Move, score: i32, depth: u32) {
+        let mut eval = self.evaluator.clone();
+        eval.reset(root);
+        self.tt.store(
+            root.key(),
+            Some(mv),
+            score_to_tt(score, 0),
+            eval.evaluate(root).0,
+            depth as i32,
+            tt::Bound::Exact,
+        );
+    }
+
+    /// Plays the table's move at a root that has a table: reports the best `multipv`
+    /// moves at depth 1 with their distances to mate and lines, waits as a search would
+    /// when pondering or infinite, and answers.
+    fn play_from_table(
+        &mut self,
+        tb: &Tablebase,
+        game: &Game,
+        table: tablebase::RootTable,
+        limits: &Limits,
+        observer: &mut dyn FnMut(&Info),
+        start: Instant,
+    ) -> SearchResult {
+        let root = game.position();
+        let mut tbhits = table.probes;
+        let mut best = None;
+        for (k, &(mv, value)) in table.lines.iter().take(self.multipv).enumerate() {
+            let (pv, probes) = tablebase::table_line(tb, root, mv);
+            tbhits += probes;
+            let time = start.elapsed();
+            let nps = if time.as_micros() > 0 {
+                (tbhits as u128 * 1_000_000 / time.as_micros()) as u64
+            } else {
+                0
+            };
+            let score = tablebase::root_score(value);
+            observer(&Info {
+                depth: 1,
+                seldepth: pv.len() as u32,
+                multipv: k + 1,
+                score,
+                nodes: tbhits,
+                nps,
+                hashfull: self.tt.hashfull(),
+                time,
+                pv: pv.clone(),
+                tbhits,
+            });
+            if k == 0 {
+                best = Some((mv, score, pv));
+            }
+        }
+        let (mv, score, pv) = best.expect("a table line");
+        // Pondering or infinite: the answer waits for the GUI, as after a search.
+        if limits.infinite || limits.ponder {
+            while !self.stop.stop.load(Ordering::Relaxed)
+                && (limits.infinite || !self.stop.ponderhit.load(Ordering::Relaxed))
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        self.store_root(root, mv, score.0, 1);
+        SearchResult {
+            best_move: Some(mv),
+            ponder_move: pv.get(1).copied(),
+            score,
+            pv,
+            depth: 1,
+            nodes: tbhits,
+            tbhits,
         }
     }
 }

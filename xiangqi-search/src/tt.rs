@@ -10,6 +10,7 @@
 //! position if present, else overwrites the one with the least `depth - 8 * age`, where age is
 //! how many searches ago it was written.
 
+use crate::tablebase::TB_WIN_BOUND;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use xiangqi_core::{Move, Position};
@@ -108,13 +109,14 @@ pub struct Tt {
     age: AtomicU64,
 }
 
-/// Converts a score at `ply` from the root into the form stored in the table: mate
-/// scores count from the stored node, not from the root.
+/// Converts a score at `ply` from the root into the form stored in the table: mate and
+/// tablebase scores (from [`crate::TB_WIN_BOUND`] on) count from the stored node, not from
+/// the root.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= Score::MATE_BOUND.0 {
+    if score >= TB_WIN_BOUND.0 {
         score + ply as i32
-    } else if score <= -Score::MATE_BOUND.0 {
+    } else if score <= -TB_WIN_BOUND.0 {
         score - ply as i32
     } else {
         score
@@ -124,9 +126,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`]: a stored score seen from a node at `ply`.
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= Score::MATE_BOUND.0 {
+    if score >= TB_WIN_BOUND.0 {
         score - ply as i32
-    } else if score <= -Score::MATE_BOUND.0 {
+    } else if score <= -TB_WIN_BOUND.0 {
         score + ply as i32
     } else {
         score

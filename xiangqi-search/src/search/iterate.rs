@@ -1,7 +1,7 @@
 //! Root and iteration: iterative deepening with aspiration windows, the root move loop,
 //! the reports to the observer.
 
-use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
 use crate::Info;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -37,7 +37,7 @@ impl<E: Evaluator> Worker<E> {
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = 25;
                 let (mut alpha, mut beta) =
-                    if shared.params.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
+                    if shared.params.aspiration && depth >= 5 && prev.abs() < TB_BOUND {
                         ((prev - delta).max(-INF), (prev + delta).min(INF))
                     } else {
                         (-INF, INF)
@@ -131,6 +131,7 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
     }
 
     pub(super) fn report(
@@ -155,6 +156,16 @@ impl<E: Evaluator> Worker<E> {
         } else {
             shared.total_nodes().max(self.nodes)
         };
+        let tbhits = if self.single_thread {
+            self.tbhits
+        } else {
+            shared
+                .tbhits
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .sum::<u64>()
+                .max(self.tbhits)
+        };
         let nps = if time.as_micros() > 0 {
             (nodes as u128 * 1_000_000 / time.as_micros()) as u64
         } else {
@@ -170,6 +181,7 @@ impl<E: Evaluator> Worker<E> {
             hashfull: shared.tt.hashfull(),
             time,
             pv: rm.pv.to_vec(),
+            tbhits,
         });
     }
 

@@ -16,12 +16,15 @@ mod qsearch;
 mod repetition;
 
 use crate::see::see_value;
+use crate::tablebase::{tree_score, TB_WIN_BOUND};
 use crate::time::TimeManager;
 use crate::tt::Tt;
 use crate::{Limits, Params};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use xiangqi_core::{Move, Position, Role, RuleSet};
+use xiangqi_egtb::Tablebase;
 use xiangqi_eval::{Evaluator, Score};
 
 /// The deepest ply the search goes (plies from the root).
@@ -29,6 +32,10 @@ pub(crate) const MAX_PLY: usize = 120;
 const INF: i32 = Score::INFINITE.0;
 const MATE: i32 = Score::MATE.0;
 const MATE_BOUND: i32 = Score::MATE_BOUND.0;
+/// Scores at or above this (or at or below its negation) are tablebase wins or mates.
+const TB_BOUND: i32 = TB_WIN_BOUND.0;
+/// The largest evaluation: below the tablebase and mate scores.
+const EVAL_MAX: i32 = TB_BOUND - 1;
 /// Plies without a capture after which the game is drawn (60 moves).
 const RULE60: u32 = 120;
 
@@ -48,6 +55,12 @@ pub(crate) struct Shared<'a> {
     pub seed: u64,
     /// The rules that judge repetitions (chases) in the tree.
     pub rules: RuleSet,
+    /// The tablebase probed in the tree, and the most pieces of its tables (0: none).
+    pub tb: Option<&'a Tablebase>,
+    pub tb_pieces: u32,
+    pub tbhits: Vec<AtomicU64>,
+    /// The first table error; after it the tree probes no more.
+    pub tb_error: Mutex<Option<String>>,
 }
 
 impl Shared<'_> {
@@ -82,6 +95,10 @@ pub(crate) struct Worker<E: Evaluator> {
     pub pos: Position,
     pub eval: E,
     pub nodes: u64,
+    /// Positions valued by a table.
+    pub tbhits: u64,
+    /// A table could not be read in this search: no more probes.
+    tb_failed: bool,
     seldepth: usize,
     /// Keys of the game's positions, then of the tree's; `in_check` alongside.
     keys: Vec<u64>,
@@ -139,6 +156,8 @@ impl<E: Evaluator> Worker<E> {
             pos: Position::startpos(),
             eval,
             nodes: 0,
+            tbhits: 0,
+            tb_failed: false,
             seldepth: 0,
             keys: Vec::new(),
             in_check: Vec::new(),
@@ -181,6 +200,8 @@ impl<E: Evaluator> Worker<E> {
         self.pos = root.clone();
         self.eval.reset(root);
         self.nodes = 0;
+        self.tbhits = 0;
+        self.tb_failed = false;
         self.seldepth = 0;
         self.stopped = false;
         self.completed_depth = 0;
@@ -239,7 +260,40 @@ impl<E: Evaluator> Worker<E> {
         } else {
             s
         };
-        s.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        s.clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
+    /// The value of the current position from the tablebase, when the position was just
+    /// reached by a capture (only then can its material differ from its parent's, whose
+    /// probe would have ended the search there), has few enough pieces and its material a
+    /// table. A table error is kept for the searcher to report and ends the probing.
+    #[inline]
+    fn probe_tablebase(&mut self, shared: &Shared, ply: usize) -> Option<i32> {
+        let tb = shared.tb?;
+        if self.pos.halfmove_clock() != 0
+            || self.pos.piece_count() > shared.tb_pieces
+            || self.tb_failed
+        {
+            return None;
+        }
+        match tb.probe_dtm(&self.pos) {
+            Ok(Some(value)) => {
+                self.tbhits += 1;
+                Some(tree_score(value, ply))
+            }
+            Ok(None) => None,
+            Err(e) => {
+                self.table_failed(shared, e);
+                None
+            }
+        }
+    }
+
+    #[cold]
+    fn table_failed(&mut self, shared: &Shared, e: xiangqi_egtb::FormatError) {
+        let mut first = shared.tb_error.lock().unwrap_or_else(|p| p.into_inner());
+        first.get_or_insert_with(|| e.to_string());
+        self.tb_failed = true;
     }
 
     #[inline]
@@ -282,6 +336,7 @@ impl<E: Evaluator> Worker<E> {
         }
         if self.nodes & 255 == 0 {
             shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
             if shared.stop.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
                 self.stopped = true;
                 return true;

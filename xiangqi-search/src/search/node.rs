@@ -2,7 +2,7 @@
 //! and extensions.
 
 use super::movepick::{MovePicker, COUNTER, GOOD_CAPTURE, HISTORY_MAX};
-use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60};
+use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60, TB_BOUND};
 use crate::see::see_ge;
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use arrayvec::ArrayVec;
@@ -69,6 +69,10 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
         }
+        // A capture into an ending with a table: the table's value.
+        if let Some(s) = self.probe_tablebase(shared, ply) {
+            return s;
+        }
 
         let static_eval = if in_check {
             -INF
@@ -85,7 +89,7 @@ impl<E: Evaluator> Worker<E> {
             // Reverse futility: far above beta at low depth, trust the static evaluation.
             if p.reverse_futility
                 && depth <= 7
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_BOUND
                 && static_eval - 90 * (depth - improving as i32) >= beta
             {
                 return static_eval;
@@ -101,7 +105,7 @@ impl<E: Evaluator> Worker<E> {
                 && static_eval >= beta
                 && !self.frames[ply].null_done
                 && attackers > 0
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_BOUND
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.frames[ply].mv = None;
@@ -135,10 +139,10 @@ impl<E: Evaluator> Worker<E> {
                         let v = self.negamax(shared, beta - 1, beta, depth - r, ply, false, false);
                         self.frames[ply].null_done = false;
                         if v >= beta {
-                            return if s >= MATE_BOUND { beta } else { s };
+                            return if s >= TB_BOUND { beta } else { s };
                         }
                     } else {
-                        return if s >= MATE_BOUND { beta } else { s };
+                        return if s >= TB_BOUND { beta } else { s };
                     }
                 }
             }

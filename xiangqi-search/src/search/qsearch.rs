@@ -1,7 +1,7 @@
 //! Quiescence search: captures only (every evasion in check), with delta and SEE pruning.
 
 use super::movepick::pick;
-use super::{mvv_lva, role_of, Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{mvv_lva, role_of, Shared, Worker, EVAL_MAX, INF, MATE, MAX_PLY};
 use crate::see::{see_ge, see_value};
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use arrayvec::ArrayVec;
@@ -56,7 +56,7 @@ impl<E: Evaluator> Worker<E> {
                         .eval
                         .evaluate_bounded(&self.pos, Score(alpha), Score(beta))
                         .0
-                        .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+                        .clamp(-EVAL_MAX, EVAL_MAX);
                     // A bound is outside the window: at most alpha or at least beta.
                     lazy = s <= alpha || s >= beta;
                     s
