@@ -47,6 +47,14 @@ create_exception!(
     RecordError,
     "An XQF record that cannot be read (the message gives the byte offset)."
 );
+create_exception!(
+    xiangqi,
+    TablebaseError,
+    XiangqiError,
+    "A tablebase file that is damaged or not a table (`.path` names it), an ending that \
+     cannot be generated, or a bad ending name. A file or folder that cannot be read at all \
+     raises an `OSError` (`FileNotFoundError`...) instead."
+);
 
 /// A `XiangqiError` carrying `message` (bad arguments: squares, depths, names).
 pub fn value_error(message: impl Into<String>) -> PyErr {

@@ -4,7 +4,8 @@
 //! the rules of `xiangqi-core` (boards, moves, FEN, notation, the end of the game with the
 //! repetition rules), records of `xiangqi-records` (every format it reads, with variations; PGN, XQF, UBB and
 //! CBF written), the engine of
-//! `xiangqi-search`, and encodings for machine learning. Every error is a Python exception
+//! `xiangqi-search`, the endgame tablebases of `xiangqi-egtb`, and encodings for machine
+//! learning. Every error is a Python exception
 //! (a `ValueError` subclass with the core's message), never a crash of the interpreter.
 //!
 //! The native module is `xiangqi._xiangqi`; `python/xiangqi/__init__.py` re-exports it and
@@ -19,6 +20,7 @@ mod errors;
 mod moves;
 mod outcome;
 mod records;
+mod tablebase;
 
 use pyo3::prelude::*;
 
@@ -44,6 +46,7 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::GameNode>()?;
     m.add_class::<records::Records>()?;
     m.add_class::<records::RecordWarning>()?;
+    m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(moves::square, m)?)?;
     m.add_function(wrap_pyfunction!(moves::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(moves::parse_square, m)?)?;
@@ -74,5 +77,6 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RecordError", py.get_type::<errors::RecordError>())?;
     m.add("PgnError", py.get_type::<errors::PgnError>())?;
     m.add("XqfError", py.get_type::<errors::XqfError>())?;
+    m.add("TablebaseError", py.get_type::<errors::TablebaseError>())?;
     Ok(())
 }

@@ -3,7 +3,8 @@
 Squares are ints 0..89 (``rank * 9 + file``; ICCS files a..i from red's left, ranks 0..9
 from red's back rank), colours are bools (``RED = True``), moves are ``Move`` objects
 written in ICCS (``h2e2``). ``read`` loads game records of every common format (PGN,
-XQF, DhtmlXQ/UBB, CBF, CBR/CBL, plain move lists) with their variations and comments.
+XQF, DhtmlXQ/UBB, CBF, CBR/CBL, plain move lists) with their variations and comments;
+``Tablebase`` probes endgame tables (distance to mate).
 
 >>> import xiangqi
 >>> board = xiangqi.Board()
@@ -39,6 +40,8 @@ from ._xiangqi import (
     Records,
     SearchInfo,
     SearchResult,
+    Tablebase,
+    TablebaseError,
     XiangqiError,
     XqfError,
     __version__,
@@ -89,6 +92,8 @@ __all__ = [
     "Records",
     "SearchInfo",
     "SearchResult",
+    "Tablebase",
+    "TablebaseError",
     "XiangqiError",
     "XqfError",
     "__version__",
