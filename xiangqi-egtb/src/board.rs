@@ -85,6 +85,16 @@ fn forward(color: Color) -> i8 {
     }
 }
 
+#[cfg(test)]
+/// Whether `sq` shares a file or rank with `k` or stands diagonally next to it: the
+/// points where a piece's leaving or arriving can change whether `k` is attacked.
+#[inline]
+fn near_lines(k: u8, sq: u8) -> bool {
+    let (kf, kr) = ((k % 9) as i8, (k / 9) as i8);
+    let (f, r) = ((sq % 9) as i8, (sq / 9) as i8);
+    kf == f || kr == r || ((kf - f).abs() == 1 && (kr - r).abs() == 1)
+}
+
 /// The slots of a table on a mailbox board.
 #[derive(Clone)]
 pub(crate) struct Board {
@@ -94,6 +104,11 @@ pub(crate) struct Board {
     colors: [Color; MAX_PIECES],
     roles: [Role; MAX_PIECES],
     n: usize,
+    /// Which kinds of attacker each colour has (chariot or cannon, horse, pawn), so that
+    /// a check test looks only for the attacks that can be there.
+    lines: [bool; 2],
+    horses: [bool; 2],
+    pawns: [bool; 2],
 }
 
 impl Board {
@@ -106,10 +121,19 @@ impl Board {
             colors: [Color::Red; MAX_PIECES],
             roles: [Role::King; MAX_PIECES],
             n,
+            lines: [false; 2],
+            horses: [false; 2],
+            pawns: [false; 2],
         };
         for (i, &(c, r)) in layout.slots.iter().enumerate() {
             b.colors[i] = c;
             b.roles[i] = r;
+            match r {
+                Role::Chariot | Role::Cannon => b.lines[c.index()] = true,
+                Role::Horse => b.horses[c.index()] = true,
+                Role::Pawn => b.pawns[c.index()] = true,
+                _ => {}
+            }
             let sq = p.squares[i];
             if sq == NO_SQUARE {
                 continue;
@@ -172,54 +196,61 @@ impl Board {
     /// Whether `color`'s general is attacked (the generals facing included).
     pub(crate) fn in_check(&self, color: Color) -> bool {
         let k = self.squares[color.index()];
-        // Lines: chariot, cannon (one screen) and the other general on the file.
-        for (df, dr) in ORTHO {
-            let mut sq = k;
-            let mut screens = 0;
-            while let Some(next) = step(sq, df, dr) {
-                sq = next;
-                if let Some(s) = self.slot_at(sq) {
-                    let enemy = self.colors[s] != color;
-                    let role = self.roles[s];
-                    if screens == 0 {
-                        if enemy && (role == Role::Chariot || role == Role::King) {
+        let them = color.other().index();
+        if self.lines[them] {
+            // Lines: chariot, cannon (one screen) and the other general on the file.
+            for (df, dr) in ORTHO {
+                let mut sq = k;
+                let mut screens = 0;
+                while let Some(next) = step(sq, df, dr) {
+                    sq = next;
+                    if let Some(s) = self.slot_at(sq) {
+                        let enemy = self.colors[s] != color;
+                        let role = self.roles[s];
+                        if screens == 0 {
+                            if enemy && (role == Role::Chariot || role == Role::King) {
+                                return true;
+                            }
+                            screens = 1;
+                        } else {
+                            if enemy && role == Role::Cannon {
+                                return true;
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        } else if self.kings_face() {
+            return true;
+        }
+        if self.horses[them] {
+            // A horse at k + jump attacks k when its leg (beside the horse, toward the
+            // general) is empty: the point diagonally next to the general toward the horse.
+            for ((df, dr), _) in HORSE {
+                if let Some(h) = step(k, df, dr) {
+                    if self.is_enemy(h, color, Role::Horse) {
+                        let leg = step(k, df.signum(), dr.signum()).expect("on the board");
+                        if self.cells[leg as usize] == 0 {
                             return true;
                         }
-                        screens = 1;
-                    } else {
-                        if enemy && role == Role::Cannon {
-                            return true;
-                        }
-                        break;
                     }
                 }
             }
         }
-        // Horses: a horse at k + jump attacks k when its leg (beside the horse, toward
-        // the general) is empty.
-        for ((df, dr), _) in HORSE {
-            if let Some(h) = step(k, df, dr) {
-                if self.is_enemy(h, color, Role::Horse) {
-                    // The leg is the point diagonally next to the general toward the horse.
-                    let leg = step(k, df.signum(), dr.signum()).expect("on the board");
-                    if self.cells[leg as usize] == 0 {
-                        return true;
-                    }
-                }
-            }
-        }
-        // Pawns: in front of the general (from the enemy's point of view, behind it moves
-        // forward onto it), or beside it (a pawn next to a general in its palace has crossed).
-        let fwd = forward(color);
-        if let Some(sq) = step(k, 0, fwd) {
-            if self.is_enemy(sq, color, Role::Pawn) {
-                return true;
-            }
-        }
-        for df in [-1, 1] {
-            if let Some(sq) = step(k, df, 0) {
+        if self.pawns[them] {
+            // In front of the general, or beside it (a pawn next to a general in its
+            // palace has crossed the river).
+            if let Some(sq) = step(k, 0, forward(color)) {
                 if self.is_enemy(sq, color, Role::Pawn) {
                     return true;
+                }
+            }
+            for df in [-1, 1] {
+                if let Some(sq) = step(k, df, 0) {
+                    if self.is_enemy(sq, color, Role::Pawn) {
+                        return true;
+                    }
                 }
             }
         }
@@ -270,7 +301,7 @@ impl Board {
     }
 
     /// The pseudo-legal moves of `color` (the own general may be left attacked).
-    fn pseudo_moves(&self, color: Color, out: &mut Moves) {
+    pub(crate) fn pseudo_moves(&self, color: Color, out: &mut Moves) {
         for slot in 0..self.n {
             let from = self.squares[slot];
             if from == NO_SQUARE || self.colors[slot] != color {
@@ -356,13 +387,28 @@ impl Board {
         }
     }
 
-    /// The legal moves of `color`.
+    /// The legal moves of `color` (the generator tells legal quiet moves by the validity
+    /// of the position they lead to; this is for the tests).
+    #[cfg(test)]
     pub(crate) fn legal_moves(&mut self, color: Color, out: &mut Moves) {
         let mut pseudo = Moves::new();
         self.pseudo_moves(color, &mut pseudo);
+        let k = self.squares[color.index()];
+        let checked = self.in_check(color);
         for m in pseudo {
+            // Out of check, a move of another piece can only uncover or make an attack on
+            // its general along the general's file or rank (chariot, cannon screen, the
+            // generals facing) or on a horse's leg, a point diagonally next to it.
+            if !checked
+                && m.slot as usize != color.index()
+                && !near_lines(k, m.from)
+                && !near_lines(k, m.to)
+            {
+                out.push(m);
+                continue;
+            }
             self.make(m);
-            let ok = !self.in_check(color) && !self.kings_face();
+            let ok = !self.in_check(color);
             self.unmake(m);
             if ok {
                 out.push(m);
@@ -373,7 +419,7 @@ impl Board {
     /// The un-captures-free un-moves of `color`: each move of a `color` piece that, played
     /// from the position it leads back to, would arrive here without capturing. Only the
     /// geometry is checked: the caller checks that the earlier position is legal.
-    pub(crate) fn unmoves(&self, color: Color, out: &mut Moves) {
+    pub(crate) fn unmoves(&self, color: Color, kings_only: bool, out: &mut Moves) {
         let mut push = |slot: usize, to: u8, from: u8| {
             // `to` is where the piece stands now; the un-move takes it back to `from`.
             out.push(SlotMove {
@@ -386,6 +432,9 @@ impl Board {
         for slot in 0..self.n {
             let at = self.squares[slot];
             if at == NO_SQUARE || self.colors[slot] != color {
+                continue;
+            }
+            if kings_only && self.roles[slot] != Role::King {
                 continue;
             }
             match self.roles[slot] {

@@ -40,7 +40,7 @@ pub const BLOCK: usize = 1 << 16;
 const HEADER: usize = 64;
 const NAME_BYTES: usize = 32;
 /// zstd level: level 19 packs about a tenth smaller than 9 and costs several times the time.
-const LEVEL: i32 = 12;
+const LEVEL: i32 = 9;
 
 /// The rules a table obeys.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -198,19 +198,48 @@ impl Captures {
     }
 }
 
-/// The positions whose index is `idx`: the decoded one, and its mirror image when the
-/// mirror folds onto the same index (every case but both generals on file e).
-fn images(layout: &Layout, idx: u64) -> ([Placement; 2], usize) {
-    let p = layout.decode(idx);
+/// Calls `f` with the index of every position from which `mover` reaches index `idx`
+/// (decoded as `p`) by a move without capture, repeats included. The mirror image of `p`
+/// folds onto the same index unless both generals stand on file e; its un-moves other than
+/// the generals' lead to the mirror images of `p`'s, which have the same indices, so only
+/// its generals' un-moves are looked at.
+#[inline]
+fn for_each_predecessor(
+    layout: &Layout,
+    idx: u64,
+    p: &Placement,
+    mover: Color,
+    un: &mut Moves,
+    mut f: impl FnMut(usize),
+) {
+    let mut b = Board::new(layout, p).expect("a valid index");
+    un.clear();
+    b.unmoves(mover, false, un);
+    for &u in un.iter() {
+        b.make(u);
+        let pidx = layout.encode_quiet(idx, p, &b.placement(), u.slot as usize);
+        b.unmake(u);
+        f(pidx as usize);
+    }
     let (rk, bk) = (p.squares[0], p.squares[1]);
-    let mut m = p;
+    if file_of(rk) == 4 && file_of(bk) == 4 {
+        return;
+    }
+    let mut m = *p;
     for sq in m.squares.iter_mut() {
         if *sq != NO_SQUARE {
             *sq = mirror(*sq);
         }
     }
-    let both = file_of(rk) != 4 || file_of(bk) != 4;
-    ([p, m], if both { 2 } else { 1 })
+    let mut b = Board::new(layout, &m).expect("a valid index");
+    un.clear();
+    b.unmoves(mover, true, un);
+    for &u in un.iter() {
+        b.make(u);
+        let pidx = layout.encode(&b.placement()).expect("in the index");
+        b.unmake(u);
+        f(pidx as usize);
+    }
 }
 
 /// What the generator reports as it goes.
@@ -218,8 +247,9 @@ fn images(layout: &Layout, idx: u64) -> ([Placement; 2], usize) {
 pub struct Progress {
     /// The round (plies) just finished; 0 after the start.
     pub round: u32,
-    /// Positions known (won or lost) so far, both sides.
-    pub decided: u64,
+    /// Positions known (won or lost) after the start, both sides (counted once: a count
+    /// every round would cost a pass over the table).
+    pub decided: Option<u64>,
 }
 
 /// Generates the table of `material` (turned to its canonical orientation), whose
@@ -265,13 +295,14 @@ pub fn generate(
     const CHUNK: usize = 1 << 14;
     let chunks = n.div_ceil(CHUNK);
 
-    // 1. Start: invalid positions, mates and stalemates, captures.
+    // 1a. Invalid positions: two pieces on a point, the generals facing, the side not
+    // to move in check. Marked first, because they also say which quiet moves are legal:
+    // a quiet move is legal exactly when the position it leads to is valid.
     (0..chunks).into_par_iter().for_each(|c| {
-        let mut moves = Moves::new();
         for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
             let p = layout.decode(idx as u64);
             let board = Board::new(&layout, &p);
-            let Some(mut board) = board.filter(|b| !b.kings_face()) else {
+            let Some(board) = board.filter(|b| !b.kings_face()) else {
                 vals[0][idx].store(INVALID, Relaxed);
                 vals[1][idx].store(INVALID, Relaxed);
                 continue;
@@ -279,26 +310,54 @@ pub fn generate(
             for side in Color::ALL {
                 if board.in_check(side.other()) {
                     vals[side.index()][idx].store(INVALID, Relaxed);
+                }
+            }
+        }
+    });
+    // 1b. Mates and stalemates, and what the captures say.
+    (0..chunks).into_par_iter().for_each(|c| {
+        let mut moves = Moves::new();
+        for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            if vals[0][idx].load(Relaxed) == INVALID && vals[1][idx].load(Relaxed) == INVALID {
+                continue;
+            }
+            let p = layout.decode(idx as u64);
+            let mut board = Board::new(&layout, &p).expect("a valid index");
+            for side in Color::ALL {
+                if vals[side.index()][idx].load(Relaxed) == INVALID {
                     continue;
                 }
                 moves.clear();
-                board.legal_moves(side, &mut moves);
-                if moves.is_empty() {
-                    set(side, idx, 0);
-                    continue;
-                }
+                board.pseudo_moves(side, &mut moves);
+                let mut legal = 0;
                 let mut best_win: Option<u32> = None;
                 let mut all_lose = true;
                 let mut longest_loss = 0u32;
                 for &m in &moves {
                     if m.captured == NO_SQUARE {
-                        all_lose = false;
+                        board.make(m);
+                        let sidx = layout.encode_quiet(
+                            idx as u64,
+                            &p,
+                            &board.placement(),
+                            m.slot as usize,
+                        );
+                        board.unmake(m);
+                        if vals[side.other().index()][sidx as usize].load(Relaxed) != INVALID {
+                            legal += 1;
+                            all_lose = false;
+                        }
                         continue;
                     }
                     let kind = (side.other(), roles_of(&layout, m.captured));
                     board.make(m);
-                    let v = captures.value(&board, kind, side.other());
+                    let v =
+                        (!board.in_check(side)).then(|| captures.value(&board, kind, side.other()));
                     board.unmake(m);
+                    let Some(v) = v else {
+                        continue;
+                    };
+                    legal += 1;
                     match v {
                         Dtm::Loss(k) => {
                             let w = k as u32 + 1;
@@ -308,7 +367,9 @@ pub fn generate(
                         Dtm::Draw => all_lose = false,
                     }
                 }
-                if let Some(w) = best_win {
+                if legal == 0 {
+                    set(side, idx, 0);
+                } else if let Some(w) = best_win {
                     set(side, idx, w);
                 } else if all_lose {
                     set(side, idx, longest_loss);
@@ -323,7 +384,7 @@ pub fn generate(
     };
     progress(&Progress {
         round: 0,
-        decided: count_decided(),
+        decided: Some(count_decided()),
     });
 
     // 2. Rounds.
@@ -344,24 +405,15 @@ pub fn generate(
                     if vals[loser.index()][idx].load(Relaxed) != target {
                         continue;
                     }
-                    let (imgs, k) = images(&layout, idx as u64);
-                    for p in &imgs[..k] {
-                        let mut b = Board::new(&layout, p).expect("a valid index");
-                        un.clear();
-                        b.unmoves(mover, &mut un);
-                        for &u in &un {
-                            b.make(u);
-                            let pidx =
-                                layout.encode(&b.placement()).expect("in the index") as usize;
-                            b.unmake(u);
-                            let cur = vals[mover.index()][pidx].load(Relaxed);
-                            let better = cur == UNKNOWN || (cur > byte_of(d) && cur % 2 == 1);
-                            // (A win's byte is odd: 2 + an odd distance.)
-                            if better {
-                                set(mover, pidx, d);
-                            }
+                    let p = layout.decode(idx as u64);
+                    for_each_predecessor(&layout, idx as u64, &p, mover, &mut un, |pidx| {
+                        let cur = vals[mover.index()][pidx].load(Relaxed);
+                        // (A win's byte is odd: 2 + an odd distance.)
+                        let better = cur == UNKNOWN || (cur > byte_of(d) && cur % 2 == 1);
+                        if better {
+                            set(mover, pidx, d);
                         }
-                    }
+                    });
                 }
             });
         }
@@ -375,21 +427,12 @@ pub fn generate(
                     if vals[winner.index()][idx].load(Relaxed) != target {
                         continue;
                     }
-                    let (imgs, k) = images(&layout, idx as u64);
-                    for p in &imgs[..k] {
-                        let mut b = Board::new(&layout, p).expect("a valid index");
-                        un.clear();
-                        b.unmoves(mover, &mut un);
-                        for &u in &un {
-                            b.make(u);
-                            let pidx =
-                                layout.encode(&b.placement()).expect("in the index") as usize;
-                            b.unmake(u);
-                            if vals[mover.index()][pidx].load(Relaxed) == UNKNOWN {
-                                marks[mover.index()][pidx / 64].fetch_or(1 << (pidx % 64), Relaxed);
-                            }
+                    let p = layout.decode(idx as u64);
+                    for_each_predecessor(&layout, idx as u64, &p, mover, &mut un, |pidx| {
+                        if vals[mover.index()][pidx].load(Relaxed) == UNKNOWN {
+                            marks[mover.index()][pidx / 64].fetch_or(1 << (pidx % 64), Relaxed);
                         }
-                    }
+                    });
                 }
             });
         }
@@ -409,25 +452,36 @@ pub fn generate(
                         let p = layout.decode(idx as u64);
                         let mut b = Board::new(&layout, &p).expect("a valid index");
                         moves.clear();
-                        b.legal_moves(side, &mut moves);
+                        b.pseudo_moves(side, &mut moves);
                         let mut longest = 0u32;
                         let mut lost = true;
                         for &m in &moves {
                             let v = if m.captured == NO_SQUARE {
                                 b.make(m);
-                                let sidx = layout.encode(&b.placement()).expect("in the index");
+                                let sidx = layout.encode_quiet(
+                                    idx as u64,
+                                    &p,
+                                    &b.placement(),
+                                    m.slot as usize,
+                                );
                                 b.unmake(m);
                                 let byte = vals[side.other().index()][sidx as usize].load(Relaxed);
                                 match Dtm::from_byte(byte) {
+                                    // An invalid position after it: the move is illegal.
+                                    None => continue,
                                     Some(Dtm::Win(k)) if k as u32 <= d => Dtm::Win(k),
                                     _ => Dtm::Draw,
                                 }
                             } else {
                                 let kind = (side.other(), roles_of(&layout, m.captured));
                                 b.make(m);
-                                let v = captures.value(&b, kind, side.other());
+                                let v = (!b.in_check(side))
+                                    .then(|| captures.value(&b, kind, side.other()));
                                 b.unmake(m);
-                                v
+                                match v {
+                                    Some(v) => v,
+                                    None => continue,
+                                }
                             };
                             match v {
                                 Dtm::Win(k) => longest = longest.max(k as u32 + 1),
@@ -446,7 +500,7 @@ pub fn generate(
         }
         progress(&Progress {
             round: d,
-            decided: count_decided(),
+            decided: None,
         });
         // Wins are odd distances and losses even: a round covers two plies.
         d += 2;

@@ -141,6 +141,8 @@ pub struct Layout {
     pub(crate) slots: Vec<(Color, Role)>,
     /// Positions per side to move.
     pub(crate) size: u64,
+    /// The group of each slot (`usize::MAX` for the generals).
+    slot_group: Vec<usize>,
 }
 
 impl Layout {
@@ -209,12 +211,19 @@ impl Layout {
                 }
             }
         }
+        let mut slot_group = vec![usize::MAX; slots.len()];
+        for (gi, g) in groups.iter().enumerate() {
+            for k in 0..g.count {
+                slot_group[g.first_slot + k] = gi;
+            }
+        }
         Layout {
             material,
             groups,
             kings,
             slots,
             size: stride,
+            slot_group,
         }
     }
 
@@ -247,31 +256,78 @@ impl Layout {
     #[inline]
     pub(crate) fn encode(&self, p: &Placement) -> Option<u64> {
         let (rk, bk) = (p.squares[0], p.squares[1]);
-        let flipped = !is_canonical_kings(rk, bk);
-        let map = |sq: u8| if flipped { mirror(sq) } else { sq };
-        let pair = self.kings.index[map(rk) as usize * 90 + map(bk) as usize];
+        if rk >= 90 || bk >= 90 {
+            return None;
+        }
+        let mut squares = p.squares;
+        if !is_canonical_kings(rk, bk) {
+            for sq in squares.iter_mut() {
+                if *sq != NO_SQUARE {
+                    *sq = mirror(*sq);
+                }
+            }
+        }
+        let pair = self.kings.index[squares[0] as usize * 90 + squares[1] as usize];
         if pair == 255 {
             return None;
         }
         let mut idx = pair as u64;
         for g in &self.groups {
-            let mut places = [0usize; 8];
             for i in 0..g.count {
-                let sq = p.squares[g.first_slot + i];
-                if sq == NO_SQUARE {
+                let sq = squares[g.first_slot + i];
+                if sq >= 90 || g.place[sq as usize] == 255 {
                     return None;
                 }
-                let pl = g.place[map(sq) as usize];
-                if pl == 255 {
-                    return None;
-                }
-                places[i] = pl as usize;
             }
-            let places = &mut places[..g.count];
-            places.sort_unstable();
-            idx += rank_places(places) * g.stride;
+            idx += Self::group_rank(g, &squares) * g.stride;
         }
         Some(idx)
+    }
+
+    /// The rank of a group's pieces in a placement (canonical orientation).
+    #[inline]
+    fn group_rank(g: &Group, squares: &[u8; MAX_PIECES]) -> u64 {
+        match g.count {
+            1 => g.place[squares[g.first_slot] as usize] as u64,
+            2 => {
+                let a = g.place[squares[g.first_slot] as usize] as u64;
+                let b = g.place[squares[g.first_slot + 1] as usize] as u64;
+                let (a, b) = if a < b { (a, b) } else { (b, a) };
+                a + b * (b - 1) / 2
+            }
+            _ => {
+                let mut places = [0usize; 8];
+                for (i, p) in places.iter_mut().enumerate().take(g.count) {
+                    *p = g.place[squares[g.first_slot + i] as usize] as usize;
+                }
+                let places = &mut places[..g.count];
+                places.sort_unstable();
+                rank_places(places)
+            }
+        }
+    }
+
+    /// The index after a piece other than a general moved from `before` (the decoded
+    /// placement of `idx`, canonical orientation) to `after` without capturing: only its
+    /// group's rank changes, and the generals keep the orientation.
+    #[inline]
+    pub(crate) fn encode_quiet(
+        &self,
+        idx: u64,
+        before: &Placement,
+        after: &Placement,
+        slot: usize,
+    ) -> u64 {
+        let gi = self.slot_group[slot];
+        if gi == usize::MAX {
+            return self
+                .encode(after)
+                .expect("a general's move stays in the palace");
+        }
+        let g = &self.groups[gi];
+        let old = Self::group_rank(g, &before.squares);
+        let new = Self::group_rank(g, &after.squares);
+        idx + new * g.stride - old * g.stride
     }
 
     /// The index of the pieces `pieces` (colour, role, point) of a position with this

@@ -157,7 +157,7 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 }
                 Event::Round(p) => {
                     if table_start.elapsed().as_secs() >= 5 && p.round % 8 == 0 {
-                        eprintln!("    round {}: {} decided", p.round, millions(p.decided));
+                        eprintln!("    round {} (mates in {} plies)", p.round, p.round);
                     }
                 }
                 Event::Done(s) => {
