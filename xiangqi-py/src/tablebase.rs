@@ -147,8 +147,9 @@ impl Tablebase {
     /// Generates the tables of `endings` (a name like `"krkaa"` or a list of names) and
     /// every table they need into `path` (the default folder when `None`; created if
     /// missing), keeping tables already there unless `force`, and returns the folder opened.
-    /// A table of a few pieces takes well under a second; each added piece multiplies the
-    /// time and size by about 50. The GIL is released meanwhile; it cannot be interrupted.
+    /// The tables of one attacking piece take well under a second each; each added attacking
+    /// piece multiplies time and size many times over. The GIL is released meanwhile; it
+    /// cannot be interrupted.
     #[staticmethod]
     #[pyo3(signature = (endings, path = None, *, force = false))]
     fn generate(

@@ -67,6 +67,7 @@ def test_generate_writes_the_endings_and_what_they_need(folder, tb):
     assert tb.has("KAKR")                      # either side first, any case
     assert not tb.has("kckaa")
     assert str(tb.path) == str(folder)
+    assert xiangqi.Tablebase(str(folder)).materials == tb.materials
     assert "tables=" in repr(tb)
     # Generating again keeps what is there and answers the same.
     again = xiangqi.Tablebase.generate("krka", folder)
