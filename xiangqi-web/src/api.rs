@@ -33,6 +33,7 @@ pub fn routes() -> Router<AppState> {
         .route("/notation", post(notation))
         .route("/records", post(read_records))
         .route("/pgn", post(write_pgn))
+        .merge(crate::egtb::routes())
 }
 
 #[derive(Serialize)]
@@ -56,6 +57,8 @@ struct InfoAnswer {
     net: Option<String>,
     running: usize,
     waiting: usize,
+    /// The endgame tables: whether ready, how many, their folder's name.
+    egtb: crate::egtb::InfoView,
 }
 
 #[derive(Serialize)]
@@ -118,6 +121,7 @@ async fn info(State(state): State<AppState>) -> Json<InfoAnswer> {
         net: net_name(c),
         running: state.pool.running(),
         waiting: state.pool.waiting(),
+        egtb: crate::egtb::InfoView::new(&state.tables),
     })
 }
 

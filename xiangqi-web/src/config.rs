@@ -68,6 +68,17 @@ pub struct Config {
     /// Search with the hand-written evaluator instead of the net.
     #[arg(long, conflicts_with = "eval_file")]
     pub classical_eval: bool,
+    /// The endgame tables' folder [default: `$XIANGQI_EGTB_DIR`, else the user's cache
+    /// folder, `~/.cache/xiangqi/egtb`]. The starter set (one attacking piece against every
+    /// defence) is generated there in the background when it is missing.
+    #[arg(long, value_name = "DIR")]
+    pub egtb_dir: Option<PathBuf>,
+    /// No endgame tables (and nothing generated).
+    #[arg(long, conflicts_with = "egtb_dir")]
+    pub no_egtb: bool,
+    /// Use the tables' folder as it is: do not generate the missing starter tables.
+    #[arg(long)]
+    pub no_egtb_generate: bool,
 }
 
 /// A net read from a file (`--eval-file`), with the path it came from.
@@ -115,6 +126,20 @@ impl Config {
             (_, true) => EvalChoice::classical(),
             (Some(file), false) => EvalChoice::with_network(Arc::clone(&file.network)),
             (None, false) => EvalChoice::default(),
+        }
+    }
+
+    /// The endgame tables' folder: [`Config::egtb_dir`] or [`xiangqi_egtb::default_dir`];
+    /// `None` with [`Config::no_egtb`].
+    pub fn egtb_folder(&self) -> Option<PathBuf> {
+        if self.no_egtb {
+            None
+        } else {
+            Some(
+                self.egtb_dir
+                    .clone()
+                    .unwrap_or_else(xiangqi_egtb::default_dir),
+            )
         }
     }
 

@@ -81,6 +81,12 @@ impl ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
 
+    /// The same error with a `Retry-After` of `secs` seconds.
+    pub fn retry_after(mut self, secs: u32) -> ApiError {
+        self.retry_after = Some(secs);
+        self
+    }
+
     /// Names the field at fault.
     pub fn field(mut self, field: impl Into<String>) -> ApiError {
         self.field = Some(field.into());

@@ -20,6 +20,7 @@
 mod api;
 mod assets;
 pub mod config;
+pub mod egtb;
 pub mod error;
 pub mod game;
 mod json;

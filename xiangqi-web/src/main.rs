@@ -26,6 +26,10 @@ async fn main() -> std::process::ExitCode {
         "xiangqi-web: open {url}  (API under {url}api/v1/, {} engines)",
         config.pool_size()
     );
+    match config.egtb_folder() {
+        Some(dir) => println!("xiangqi-web: endgame tables in {}", dir.display()),
+        None => println!("xiangqi-web: no endgame tables (--no-egtb)"),
+    }
     if config.open {
         open_browser(&url);
     }

@@ -1,6 +1,7 @@
 //! What every handler shares: the settings, the engine pool and the open streams per client.
 
 use crate::config::Config;
+use crate::egtb::Tables;
 use crate::error::ApiError;
 use crate::pool::Pool;
 use axum::http::StatusCode;
@@ -17,13 +18,17 @@ pub struct AppState {
     pub pool: Arc<Pool>,
     /// Analysis streams open per client address.
     pub streams: Arc<Streams>,
+    /// The endgame tables.
+    pub tables: Arc<Tables>,
 }
 
 impl AppState {
-    /// The state for `config` (this makes the engine pool).
+    /// The state for `config` (this makes the engine pool, and opens the endgame tables or
+    /// starts generating them: see [`Tables::start`]).
     pub fn new(config: Config) -> AppState {
         AppState {
             pool: Pool::new(&config),
+            tables: Tables::start(&config),
             config: Arc::new(config),
             streams: Arc::new(Streams::default()),
         }

@@ -5,12 +5,45 @@
 use std::net::SocketAddr;
 use xiangqi_web::Config;
 
-/// A test configuration: small tables, two engines.
+/// A test configuration: small tables, two engines, no endgame tables (nothing generated
+/// into the user's cache folder).
 pub fn config() -> Config {
     Config {
         searches: 2,
         hash_mb: 4,
+        no_egtb: true,
         ..Config::default()
+    }
+}
+
+/// A folder of small endgame tables for the tests, generated afresh once per test binary
+/// (well under a second each) under `target/tmp`: 车对单士 (krka), 马对单士 (knka), 卒对双士
+/// (kpkaa), with the tables their captures lead into.
+pub fn egtb_dir() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("xiangqi-web-egtb-{}", env!("CARGO_CRATE_NAME")));
+        // Tables of an earlier run may be of an older format: start afresh.
+        let _ = std::fs::remove_dir_all(&dir);
+        let wanted: Vec<xiangqi_egtb::Material> = ["krka", "knka", "kpkaa"]
+            .iter()
+            .map(|m| m.parse().expect("an ending"))
+            .collect();
+        xiangqi_egtb::generate_into(&dir, &wanted, false, &mut |_| {})
+            .expect("the test tables are generated");
+        dir
+    })
+    .clone()
+}
+
+/// The test configuration with the tables of [`egtb_dir`], opened as they are.
+pub fn egtb_config() -> Config {
+    Config {
+        no_egtb: false,
+        egtb_dir: Some(egtb_dir()),
+        no_egtb_generate: true,
+        ..config()
     }
 }
 
