@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::core::{Game, Move, Position, Square};
 use xiangqi::nnue::{EvalChoice, Network};
-use xiangqi::search::{Clock, Level, Limits, Params};
+use xiangqi::search::{Clock, Level, Limits, Params, Tablebase};
 
 /// The in-process searcher: the hand-written evaluator or a net.
 type Searcher = xiangqi::search::Searcher<EvalChoice>;
@@ -62,6 +62,11 @@ pub struct EngineSpec {
     /// In-process: `Some(Some(net))` searches with that net, `Some(None)` with the
     /// hand-written evaluator, `None` with the default ([`EvalChoice::default`], the net).
     pub net: Option<Option<Arc<Network>>>,
+    /// `egtb=`: in-process, the tablebases opened (shared by the games); `None` without
+    /// (the default: a match measures the search unless told otherwise).
+    pub tablebase: Option<Arc<Tablebase>>,
+    /// `egtb=`'s value, for external engines (passed as their tablebase options).
+    egtb: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +89,8 @@ impl EngineSpec {
             ranks_from_one: false,
             args: Vec::new(),
             net: None,
+            tablebase: None,
+            egtb: None,
         };
         let mut proto = None;
         let mut cmd = None;
@@ -115,6 +122,7 @@ impl EngineSpec {
                     let net = Network::load(v).map_err(|e| format!("evalfile={v}: {e}"))?;
                     spec.net = Some(Some(Arc::new(net)));
                 }
+                "egtb" => spec.egtb = Some(v.to_string()),
                 "level" => {
                     spec.level =
                         Some(Level::by_name(v).ok_or_else(|| format!("unknown level `{v}`"))?);
@@ -140,6 +148,9 @@ impl EngineSpec {
                 ))
             }
         };
+        if let Some(egtb) = spec.egtb.clone() {
+            spec.apply_egtb(&egtb)?;
+        }
         if let Kind::Uci(c) = &spec.kind {
             spec.ranks_from_one = ranks.unwrap_or_else(|| c.contains("fairy-stockfish"));
             if c.contains("fairy-stockfish")
@@ -158,6 +169,38 @@ impl EngineSpec {
         Ok(spec)
     }
 
+    /// `egtb=off`, `egtb=default` (the cache folder, its starter set generated first if
+    /// missing) or `egtb=DIR`: in-process, the tables opened now; for an external engine,
+    /// our engine's options (`UseEGTB`, `EGTBPath`; UCCI `useegtb`, `egtbpaths`).
+    fn apply_egtb(&mut self, egtb: &str) -> Result<(), String> {
+        let ucci = matches!(self.kind, Kind::Ucci(_));
+        let (use_name, path_name) = if ucci {
+            ("useegtb", "egtbpaths")
+        } else {
+            ("UseEGTB", "EGTBPath")
+        };
+        match (&self.kind, egtb) {
+            (Kind::InProcess, "off") => self.tablebase = None,
+            (Kind::InProcess, "default") => {
+                let dir = xiangqi_egtb::default_dir();
+                let tb = xiangqi_egtb::open_with_starter(&dir, &mut |_| {})
+                    .map_err(|e| format!("egtb=default ({}): {e}", dir.display()))?;
+                self.tablebase = Some(Arc::new(tb));
+            }
+            (Kind::InProcess, dir) => {
+                let tb = Tablebase::open(dir).map_err(|e| format!("egtb={dir}: {e}"))?;
+                self.tablebase = Some(Arc::new(tb));
+            }
+            (_, "off") => self.options.push((use_name.into(), "false".into())),
+            (_, "default") => self.options.push((use_name.into(), "true".into())),
+            (_, dir) => {
+                self.options.push((use_name.into(), "true".into()));
+                self.options.push((path_name.into(), dir.into()));
+            }
+        }
+        Ok(())
+    }
+
     pub fn build(&self) -> Result<Box<dyn Player>, String> {
         Ok(match &self.kind {
             Kind::InProcess => {
@@ -171,6 +214,7 @@ impl EngineSpec {
                 s.set_threads(self.threads);
                 s.set_level(self.level);
                 s.set_params(self.params.clone());
+                s.set_tablebase(self.tablebase.clone());
                 Box::new(InProcess {
                     name: self.name.clone(),
                     searcher: s,

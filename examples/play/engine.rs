@@ -2,13 +2,14 @@
 //! it runs here, reports progress through the event channel, and is stopped from outside
 //! with its [`StopHandle`].
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use xiangqi::core::{Game, RuleSet};
 use xiangqi::nnue::EvalChoice;
-use xiangqi::search::{Info, Level, Limits, SearchResult, StopHandle};
+use xiangqi::search::{Info, Level, Limits, SearchResult, StopHandle, Tablebase};
 
 /// The game's engine, with the default evaluator (the net).
 type Searcher = xiangqi::search::Searcher<EvalChoice>;
@@ -39,6 +40,18 @@ pub enum Request {
     },
     /// A new game: forget what was learned.
     NewGame,
+}
+
+/// Which endgame tablebases the engine uses (at full strength: hints, and `--depth`,
+/// `--nodes`, `--movetime`; the levels play without).
+pub enum Tables {
+    /// The cache folder (`xiangqi_egtb::default_dir`), with the starter set generated there
+    /// in the background if it is missing.
+    Default,
+    /// A folder of tables.
+    Dir(PathBuf),
+    /// None.
+    Off,
 }
 
 /// What the engine thread reports.
@@ -73,8 +86,30 @@ impl Engine {
         wrap: fn(Report) -> T,
         threads: usize,
         hash_mb: usize,
+        tables: Tables,
     ) -> Engine {
         let (requests, inbox) = mpsc::channel::<Request>();
+        // The tables join when they are open (generating the starter set takes seconds),
+        // through a channel of their own, so that the game's end never waits for them; a
+        // folder that cannot be read leaves the game without them.
+        let (tables_tx, tables_rx) = mpsc::channel::<Arc<Tablebase>>();
+        let dir = match tables {
+            Tables::Default => Some((xiangqi_egtb::default_dir(), true)),
+            Tables::Dir(dir) => Some((dir, false)),
+            Tables::Off => None,
+        };
+        if let Some((dir, starter)) = dir {
+            thread::spawn(move || {
+                let opened = if starter {
+                    xiangqi_egtb::open_with_starter(&dir, &mut |_| {}).ok()
+                } else {
+                    Tablebase::open(&dir).ok()
+                };
+                if let Some(tb) = opened {
+                    let _ = tables_tx.send(Arc::new(tb));
+                }
+            });
+        }
         let (handle_tx, handle_rx) = mpsc::channel();
         let stop_wanted = Arc::new(AtomicBool::new(false));
         let wanted = Arc::clone(&stop_wanted);
@@ -84,7 +119,7 @@ impl Engine {
                 let mut searcher = Searcher::with_evaluator(EvalChoice::default());
                 searcher.set_hash_size(hash_mb);
                 searcher.set_threads(threads);
-                run(searcher, inbox, reports, wrap, handle_tx, wanted)
+                run(searcher, inbox, tables_rx, reports, wrap, handle_tx, wanted)
             })
             .expect("start the engine thread");
         let stop = handle_rx
@@ -128,6 +163,7 @@ impl Drop for Engine {
 fn run<T>(
     mut searcher: Searcher,
     inbox: Receiver<Request>,
+    tables: Receiver<Arc<Tablebase>>,
     reports: Sender<T>,
     wrap: fn(Report) -> T,
     handle: Sender<StopHandle>,
@@ -149,6 +185,9 @@ fn run<T>(
                 level,
                 rules,
             } => {
+                if let Ok(tb) = tables.try_recv() {
+                    searcher.set_tablebase(Some(tb));
+                }
                 searcher.set_level(level);
                 searcher.set_rules(rules);
                 let tx = reports.clone();

@@ -4,6 +4,7 @@
 //! cargo run --release --example play -- [--black | --both] [--level N] [--fen FEN | --load FILE]
 //!     [--ascii] [--color | --no-color] [--depth D] [--nodes N] [--movetime MS] [--no-book]
 //!     [--hint-nodes N | --hint-time MS] [--rules asian|chinese] [--threads N] [--hash MB]
+//!     [--egtb DIR|off]
 //! ```
 //! (`--help` explains each.)
 //! Moves are typed as ICCS (`h2e2`), WXF (`C2.5`) or Chinese (`炮二平五`); `help` lists the
@@ -41,6 +42,8 @@ usage: play [options]
   --rules asian|chinese      the rules that judge repetitions (default asian)
   --no-book                  the computer does not play from the opening book
   --threads N | --hash MB    search threads (default 1) and hash table size (default 64 MiB)
+  --egtb DIR|off             endgame tablebases for hints and full-strength play (default: the
+                             cache folder, its starter set generated in the background if missing)
   --ascii                    letters instead of Chinese characters (terminals without CJK fonts)
   --color | --no-color       ANSI colours (default: on when the output is a terminal)
   --wxf | --iccs             write the move list in WXF or ICCS instead of Chinese";
@@ -52,6 +55,7 @@ struct Args {
     ask: bool,
     threads: usize,
     hash_mb: usize,
+    egtb: engine::Tables,
 }
 
 fn parse_args() -> Result<Option<Args>, String> {
@@ -83,6 +87,7 @@ fn parse_args() -> Result<Option<Args>, String> {
     let mut custom = false;
     let mut threads = 1;
     let mut hash_mb = 64;
+    let mut egtb = engine::Tables::Default;
     fn value<T: std::str::FromStr>(
         args: &mut impl Iterator<Item = String>,
         flag: &str,
@@ -143,6 +148,12 @@ fn parse_args() -> Result<Option<Args>, String> {
             "--no-book" => settings.book = false,
             "--threads" => threads = value::<usize>(&mut args, "--threads")?.clamp(1, 256),
             "--hash" => hash_mb = value::<usize>(&mut args, "--hash")?.clamp(1, 65536),
+            "--egtb" => {
+                egtb = match value::<String>(&mut args, "--egtb")?.as_str() {
+                    "off" => engine::Tables::Off,
+                    dir => engine::Tables::Dir(dir.into()),
+                }
+            }
             "--ascii" => settings.style.ascii = true,
             "--color" | "--colour" => settings.style.color = true,
             "--no-color" | "--no-colour" => settings.style.color = false,
@@ -166,6 +177,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         ask: stdin_tty && !chose,
         threads,
         hash_mb,
+        egtb,
     }))
 }
 
@@ -253,7 +265,8 @@ fn main() -> ExitCode {
     if args.ask {
         ask_side_and_level(&mut settings, &inbox);
     }
-    let engine = engine::Engine::start(events, Event::Engine, args.threads, args.hash_mb);
+    let engine =
+        engine::Engine::start(events, Event::Engine, args.threads, args.hash_mb, args.egtb);
     let stdout = std::io::stdout();
     let mut session = Session::new(stdout.lock(), settings, game, engine);
     if session.run(inbox) {

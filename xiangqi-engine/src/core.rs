@@ -7,7 +7,9 @@
 //! ([`Core::sync`] for queued option changes, [`Core::stop_and_wait`] before a new search).
 
 use crate::options::{Change, Options};
+use crate::tablebase;
 use crate::worker::{self, Configure, Flags, Job, Report, SearchJob, Shared};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -36,6 +38,10 @@ pub struct Core {
     worker: Option<JoinHandle<()>>,
     /// Varies the opening book's choice from game to game.
     book_seed: u64,
+    /// The number of the latest tablebase choice (see [`Job::Tablebase`]).
+    tablebase_choice: Arc<AtomicU64>,
+    /// Whether the default folder is the latest choice (opened, or being prepared).
+    default_tables: bool,
 }
 
 impl Core {
@@ -60,7 +66,61 @@ impl Core {
             book_seed: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
+            tablebase_choice: Arc::new(AtomicU64::new(0)),
+            default_tables: false,
         }
+    }
+
+    /// Attaches the tablebases the options ask for (at start: the default folder, in the
+    /// background). Returns messages for the GUI.
+    ///
+    /// # Errors
+    /// A message when a folder the GUI named cannot be opened: the tables in use stay.
+    pub fn start_tablebase(&mut self) -> Result<Vec<String>, String> {
+        let next = |choice: &AtomicU64| choice.fetch_add(1, Ordering::SeqCst) + 1;
+        if !self.options.use_egtb {
+            self.default_tables = false;
+            self.send(Job::Tablebase(None, next(&self.tablebase_choice)));
+            return Ok(vec!["endgame tablebases off".to_string()]);
+        }
+        if !self.options.egtb_path.is_empty() {
+            let tb = tablebase::open(&self.options.egtb_path)?;
+            let note = format!("endgame tablebases: {}", tablebase::describe(&tb));
+            self.default_tables = false;
+            self.send(Job::Tablebase(Some(tb), next(&self.tablebase_choice)));
+            return Ok(vec![note]);
+        }
+        // The default folder: opened, after generating the starter set if need be, on a
+        // thread of its own; the tables join the searcher when they are ready. GUIs send
+        // every option at start: the default chosen again changes nothing.
+        let dir = xiangqi_egtb::default_dir();
+        let note = format!(
+            "endgame tablebases: {} (the starter set is generated there in the background if missing)",
+            dir.display()
+        );
+        if self.default_tables {
+            return Ok(vec![note]);
+        }
+        self.default_tables = true;
+        let number = next(&self.tablebase_choice);
+        if let Some(jobs) = self.jobs.clone() {
+            let choice = Arc::clone(&self.tablebase_choice);
+            let spawned = std::thread::Builder::new()
+                .name("tablebases".into())
+                .spawn(move || {
+                    // A folder that cannot be had leaves the engine without tables; the
+                    // engine plays on (nothing to tell: the GUI may not be listening yet).
+                    if let Ok(tb) = tablebase::open_default(&dir) {
+                        if choice.load(Ordering::SeqCst) == number {
+                            let _ = jobs.send(Job::Tablebase(Some(tb), number));
+                        }
+                    }
+                });
+            if spawned.is_err() {
+                return Err("cannot start the tablebase thread".to_string());
+            }
+        }
+        Ok(vec![note])
     }
 
     /// Writes one line (or several, separated by newlines) to the GUI.
@@ -192,8 +252,19 @@ impl Core {
     /// # Errors
     /// A message when the option is unknown or the value unusable; nothing changed.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, String> {
+        let before = self.options.clone();
         let (change, note) = self.options.set(name, value)?;
         let mut notes: Vec<String> = note.into_iter().collect();
+        if change == Change::Tablebase {
+            match self.start_tablebase() {
+                Ok(more) => notes.extend(more),
+                Err(e) => {
+                    // Refused as a bad net file is: the option and the tables stay.
+                    self.options = before;
+                    return Err(e);
+                }
+            }
+        }
         if change == Change::Strength {
             let levels = xiangqi_search::Level::all();
             notes.push(
@@ -223,6 +294,7 @@ impl Core {
             Change::Rules => Some(Box::new(move |s| worker::apply_rules(s, &o))),
             Change::Evaluator => Some(Box::new(move |s| worker::apply_evaluator(s, &o))),
             Change::ClearHash | Change::NewGame => Some(Box::new(|s| s.new_game())),
+            Change::Tablebase => None,
         };
         if let Some(job) = job {
             if !self.send(Job::Configure(job, self.options.clone())) {

@@ -25,6 +25,7 @@ mod notation;
 mod options;
 mod output;
 mod session;
+mod tablebase;
 mod ucci;
 mod uci;
 mod worker;
@@ -65,6 +66,10 @@ fn main() {
         session.shutdown();
         return;
     }
+
+    // The endgame tablebases of the default folder join in the background (the GUI may
+    // name another folder, or turn them off, before they are ready).
+    let _ = session.core.start_tablebase();
 
     let (tx, rx) = mpsc::channel::<Event>();
     let input = tx.clone();

@@ -81,10 +81,27 @@ pub struct Options {
     pub eval_file: String,
     /// The net `EvalFile` names, loaded and checked when the option was set.
     pub network: Arc<Network>,
+    /// `UseEGTB`: play endings from the endgame tablebases.
+    pub use_egtb: bool,
+    /// `EGTBPath`: the tablebases' folder; empty for the default folder
+    /// ([`xiangqi_egtb::default_dir`]), where the starter set is generated if missing.
+    pub egtb_path: String,
 }
 
 /// `EvalFile`'s value for the net built into the engine.
 pub const EMBEDDED_NET: &str = "<embedded>";
+
+/// How the handshake shows an empty `EGTBPath` (the default folder), as Stockfish shows
+/// an empty `SyzygyPath`.
+pub const EMPTY_PATH: &str = "<empty>";
+
+fn path_text(path: &str) -> &str {
+    if path.is_empty() {
+        EMPTY_PATH
+    } else {
+        path
+    }
+}
 
 impl Default for Options {
     fn default() -> Options {
@@ -104,6 +121,8 @@ impl Default for Options {
             use_nnue: true,
             eval_file: EMBEDDED_NET.to_string(),
             network: Network::shared_embedded(),
+            use_egtb: true,
+            egtb_path: String::new(),
         }
     }
 }
@@ -129,6 +148,8 @@ pub enum Change {
     NewGame,
     /// `Use NNUE` or `EvalFile`: the searcher's evaluator.
     Evaluator,
+    /// `UseEGTB` or `EGTBPath`: the tablebases.
+    Tablebase,
 }
 
 /// Option names as written in `uci` output, with their normalized keys and UCCI names.
@@ -150,6 +171,8 @@ const NAMES: &[(&str, &str, &str)] = &[
     ("ownbook", "OwnBook", "usebook"),
     ("usennue", "Use NNUE", "usennue"),
     ("evalfile", "EvalFile", "evalfile"),
+    ("useegtb", "UseEGTB", "useegtb"),
+    ("egtbpath", "EGTBPath", "egtbpaths"),
 ];
 
 /// Other spellings accepted for the keys above.
@@ -164,14 +187,15 @@ const ALIASES: &[(&str, &str)] = &[
     ("rule60", "sixtymoverule"),
     ("nnuefile", "evalfile"),
     ("nnue", "usennue"),
+    ("egtbpaths", "egtbpath"),
+    ("egtb", "useegtb"),
+    ("tablebases", "useegtb"),
 ];
 
 /// Options other engines have that we accept and ignore, so GUIs that always send them are
 /// not told off (ElephantEye's UCCI options, Stockfish's book and display options).
 const IGNORED: &[&str] = &[
     "bookfiles",
-    "useegtb",
-    "egtbpaths",
     "usehash",
     "batch",
     "debug",
@@ -266,6 +290,11 @@ impl Options {
                 format!("option name OwnBook type check default {}", d.own_book),
                 format!("option name Use NNUE type check default {}", d.use_nnue),
                 format!("option name EvalFile type string default {}", d.eval_file),
+                format!("option name UseEGTB type check default {}", d.use_egtb),
+                format!(
+                    "option name EGTBPath type string default {}",
+                    path_text(&d.egtb_path)
+                ),
             ],
             Protocol::Ucci => vec![
                 format!("option usemillisec type check default {}", d.use_millisec),
@@ -311,6 +340,11 @@ impl Options {
                 "option newgame type button".to_string(),
                 format!("option usennue type check default {}", d.use_nnue),
                 format!("option evalfile type string default {}", d.eval_file),
+                format!("option useegtb type check default {}", d.use_egtb),
+                format!(
+                    "option egtbpaths type string default {}",
+                    path_text(&d.egtb_path)
+                ),
             ],
         }
     }
@@ -434,6 +468,20 @@ impl Options {
                 self.eval_file = path;
                 Change::Evaluator
             }
+            "useegtb" => {
+                self.use_egtb = check(&value)?;
+                Change::Tablebase
+            }
+            "egtbpath" => {
+                // No value, or `<empty>` as the handshake shows it: the default folder.
+                let path = value.clone().unwrap_or_default();
+                self.egtb_path = if path == EMPTY_PATH {
+                    String::new()
+                } else {
+                    path
+                };
+                Change::Tablebase
+            }
             "clearhash" => Change::ClearHash,
             "newgame" => Change::NewGame,
             _ => Change::Nothing,
@@ -497,6 +545,18 @@ mod tests {
         assert!(!o.use_millisec);
         assert_eq!(o.set("usebook false", None).unwrap().0, Change::Nothing);
         assert_eq!(o.set("Clear Hash", None).unwrap().0, Change::ClearHash);
+        // Tablebases: ElephantEye's UCCI names and ours.
+        assert_eq!(
+            o.set("egtbpaths /tmp/my tables", None).unwrap().0,
+            Change::Tablebase
+        );
+        assert_eq!(o.egtb_path, "/tmp/my tables");
+        o.set("EGTBPath", Some("<empty>")).unwrap();
+        assert_eq!(o.egtb_path, "");
+        o.set("useegtb false", None).unwrap();
+        assert!(!o.use_egtb);
+        o.set("UseEGTB", Some("true")).unwrap();
+        assert!(o.use_egtb);
     }
 
     #[test]

@@ -4,13 +4,18 @@ use crate::command::Protocol;
 use crate::notation::{self, Ranks};
 use xiangqi_core::Move;
 use xiangqi_eval::Score;
-use xiangqi_search::Info;
+use xiangqi_search::{Info, TB_WIN, TB_WIN_BOUND};
 
-/// UCCI engines print plain numbers; ElephantEye's mate scores are 10000 minus the plies.
+/// UCCI engines print plain numbers; ElephantEye's mate scores are 10000 minus the plies,
+/// and a tablebase win (mate in N plies by the table, after the search's line) 9800 minus
+/// N, below the mates as ElephantEye's "win" scores are.
 pub fn ucci_score(score: Score) -> i32 {
     if score.is_mate() {
         let plies = Score::MATE.0 - score.0.abs();
         score.0.signum() * (10_000 - plies)
+    } else if score.0.abs() >= TB_WIN_BOUND.0 {
+        let plies = TB_WIN.0 - score.0.abs();
+        score.0.signum() * (9_800 - plies)
     } else {
         score.0
     }
@@ -40,6 +45,9 @@ pub fn info_line(info: &Info, protocol: Protocol, ranks: Ranks) -> String {
             info.nps
         ),
     };
+    if info.tbhits > 0 && protocol == Protocol::Uci {
+        line.push_str(&format!(" tbhits {}", info.tbhits));
+    }
     if !info.pv.is_empty() {
         line.push_str(" pv ");
         line.push_str(&notation::write_all(&info.pv, ranks));
@@ -91,6 +99,7 @@ mod tests {
             hashfull: 4,
             time: Duration::from_millis(50),
             pv: vec![Position::startpos().parse_uci("h2e2").unwrap()],
+            tbhits: 0,
         }
     }
 
@@ -109,5 +118,9 @@ mod tests {
                 .contains("score mate -1")
         );
         assert!(info_line(&info(Score(0)), Protocol::Uci, Ranks::FromOne).ends_with("pv h3e3"));
+        let mut tb = info(Score(TB_WIN.0 - 9));
+        tb.tbhits = 12;
+        assert!(info_line(&tb, Protocol::Uci, Ranks::FromZero).contains(" tbhits 12 pv "));
+        assert_eq!(ucci_score(Score(-(TB_WIN.0 - 9))), -9791);
     }
 }

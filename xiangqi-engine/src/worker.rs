@@ -10,7 +10,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use xiangqi_core::{Game, Move, Position};
 use xiangqi_eval::Score;
 use xiangqi_nnue::EvalChoice;
-use xiangqi_search::{Info, Limits, SearchResult, StopHandle, TableView};
+use xiangqi_search::{Info, Limits, SearchResult, StopHandle, TableView, Tablebase};
 
 /// The engine's searcher: the hand-written evaluator or the net, as the options say.
 pub(crate) type Searcher = xiangqi_search::Searcher<EvalChoice>;
@@ -95,6 +95,10 @@ pub(crate) enum Job {
     Sync(mpsc::Sender<()>),
     /// A view of the searcher's table goes back on the channel.
     Table(mpsc::Sender<TableView>),
+    /// The endgame tablebases to use from now on (`None`: none), unless a later choice
+    /// (a greater number) has already been applied: a folder opened in the background
+    /// may finish after the GUI has named another.
+    Tablebase(Option<Arc<Tablebase>>, u64),
 }
 
 /// Passes the strength options to the searcher.
@@ -155,6 +159,8 @@ pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
     let mut searcher = Searcher::with_evaluator(evaluator(&Options::default()));
     // The options as last applied, to rebuild the searcher should it ever panic.
     let mut applied = Options::default();
+    // The tablebases as last chosen, and the number of that choice.
+    let mut tablebase: (Option<Arc<Tablebase>>, u64) = (None, 0);
     while let Ok(job) = rx.recv() {
         match job {
             Job::Configure(f, options) => {
@@ -162,6 +168,7 @@ pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
                 if catch_unwind(AssertUnwindSafe(|| f(&mut searcher))).is_err() {
                     // Nothing to report to: the next search says the searcher was rebuilt.
                     searcher = rebuilt(&applied);
+                    searcher.set_tablebase(tablebase.0.clone());
                 }
             }
             Job::Sync(tx) => {
@@ -170,9 +177,16 @@ pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
             Job::Table(tx) => {
                 let _ = tx.send(searcher.table());
             }
+            Job::Tablebase(tb, number) => {
+                if number >= tablebase.1 {
+                    searcher.set_tablebase(tb.clone());
+                    tablebase = (tb, number);
+                }
+            }
             Job::Search(job) => {
                 if !run_search(&mut searcher, *job, &shared) {
                     searcher = rebuilt(&applied);
+                    searcher.set_tablebase(tablebase.0.clone());
                 }
             }
         }
@@ -244,8 +258,12 @@ fn run_search(searcher: &mut Searcher, job: SearchJob, shared: &Shared) -> bool 
             pv: Vec::new(),
             depth: 0,
             nodes: 0,
+            tbhits: 0,
         }
     });
+    if let Some(e) = searcher.take_tablebase_error() {
+        report.note(&format!("tablebase error, searched without tables: {e}"));
+    }
     let (best, ponder) = checked_moves(&pos, &result, &limits, &mut *report);
     let mut f = shared.lock();
     while hold && !f.stop && !(pondering && f.ponderhit) {

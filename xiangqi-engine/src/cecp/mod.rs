@@ -177,6 +177,13 @@ impl Cecp {
             Cmd::Option(name, value) => self.set_option(&name, value.as_deref()),
             Cmd::Memory(mb) => self.set_option("Hash", Some(&mb.to_string())),
             Cmd::Cores(n) => self.set_option("Threads", Some(&n.to_string())),
+            // Our tables are the only kind announced (`egt="xiangqi"`).
+            Cmd::EgtPath(kind, path) if kind == "xiangqi" => {
+                self.set_option("EGTBPath", Some(&path))
+            }
+            Cmd::EgtPath(kind, _) => self.say(&format!(
+                "Error (unsupported tablebase kind {kind}): egtpath"
+            )),
             Cmd::Quit => {
                 self.cancel();
                 self.core.shutdown();
@@ -219,6 +226,8 @@ impl Cecp {
         let mut f = vec![
             format!("myname=\"{NAME}\""),
             "variants=\"xiangqi\"".to_string(),
+            // Our own tablebases (xiangqi-egtb), whose folder XBoard gives by `egtpath`.
+            "egt=\"xiangqi\"".to_string(),
         ];
         for x in [
             "setboard=1",

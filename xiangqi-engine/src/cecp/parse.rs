@@ -49,6 +49,8 @@ pub(crate) enum Cmd {
     Option(String, Option<String>),
     Memory(u64),
     Cores(u64),
+    /// `egtpath KIND PATH`: where the GUI keeps tablebases of a kind.
+    EgtPath(String, String),
     Quit,
 }
 
@@ -175,6 +177,10 @@ pub(crate) fn parse(line: &str) -> Result<Cmd, CecpError> {
         }
         "memory" => Cmd::Memory(number::<u64>(&words, line)?.max(1)),
         "cores" => Cmd::Cores(number::<u64>(&words, line)?.max(1)),
+        "egtpath" => match rest.split_once(char::is_whitespace) {
+            Some((kind, path)) => Cmd::EgtPath(kind.to_string(), path.trim().to_string()),
+            None => return Err(bad(line, "egtpath needs a kind and a path")),
+        },
         "quit" => Cmd::Quit,
         // A bare move, as protocol 1 GUIs send them.
         m if crate::notation::looks_like_move(m) => Cmd::UserMove(m.to_string()),

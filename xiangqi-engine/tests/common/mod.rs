@@ -2,8 +2,10 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use xiangqi_core::{Game, Move, Position};
 
@@ -19,9 +21,40 @@ pub struct Engine {
     pub log: Vec<String>,
 }
 
+/// The engine's default tablebase folder in the tests: the starter set generated once for
+/// the target folder (here, on every core), so that no engine a test starts generates it
+/// in the background beside the test.
+pub fn starter_tables() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("egtb-starter");
+        let starter = xiangqi_egtb::starter_endings();
+        if !xiangqi_egtb::is_complete(&dir, &starter) {
+            // Generated aside and renamed: test programs running at once never share
+            // a half-written folder.
+            let private = dir.with_extension(std::process::id().to_string());
+            let _ = std::fs::remove_dir_all(&private);
+            xiangqi_egtb::generate_into(&private, &starter, false, &mut |_| {}).unwrap();
+            // The folder only ever appears whole: if another program renamed its copy
+            // first, this one is not needed.
+            if std::fs::rename(&private, &dir).is_err() {
+                let _ = std::fs::remove_dir_all(&private);
+            }
+            assert!(xiangqi_egtb::is_complete(&dir, &starter));
+        }
+        dir
+    })
+}
+
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_with_tables(starter_tables())
+    }
+
+    /// An engine whose default tablebase folder is `tables`.
+    pub fn start_with_tables(tables: &Path) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+            .env(xiangqi_egtb::DIR_VARIABLE, tables)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
