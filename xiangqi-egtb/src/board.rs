@@ -512,3 +512,97 @@ impl Board {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::material::Material;
+    use xiangqi_core::{Piece, Position, Setup, Square};
+
+    /// The core's position of a placement, `side` to move, when it is a legal one.
+    fn core_position(layout: &Layout, p: &Placement, side: Color) -> Option<Position> {
+        let mut setup = Setup::empty().side_to_move(side);
+        for (slot, &(c, r)) in layout.slots.iter().enumerate() {
+            setup = setup.put(Square::new(p.squares[slot])?, Piece::new(c, r));
+        }
+        setup.build().ok()
+    }
+
+    /// The generator's board agrees with the core on which positions are legal, on every
+    /// legal move, and on every un-move (each un-move, played forward from the position it
+    /// leads to, is one of the core's legal moves there, and every legal quiet move into a
+    /// position is found as an un-move from it).
+    #[test]
+    fn moves_and_unmoves_agree_with_the_core() {
+        for name in [
+            "krkaabb", "kcakab", "knbkaa", "kpkaabb", "kppk", "krnk", "kcpkab", "krkn", "kckp",
+        ] {
+            let m: Material = name.parse().unwrap();
+            let layout = Layout::new(m.canonical());
+            let step = (layout.size() / 3000).max(1) | 1;
+            let mut idx = 7 % layout.size();
+            let mut checked = 0;
+            while idx < layout.size() {
+                let p = layout.decode(idx);
+                idx += step;
+                let Some(mut b) = Board::new(&layout, &p) else {
+                    continue;
+                };
+                for side in Color::ALL {
+                    let valid = !b.kings_face() && !b.in_check(side.other());
+                    let core = core_position(&layout, &p, side)
+                        .filter(|pos| !pos.is_attacked(pos.king_square(side.other()), side));
+                    assert_eq!(valid, core.is_some(), "{name} {p:?} {side:?}");
+                    let Some(pos) = core else {
+                        continue;
+                    };
+                    checked += 1;
+                    let mut ours = Moves::new();
+                    b.legal_moves(side, &mut ours);
+                    let mut a: Vec<(u8, u8)> = ours.iter().map(|m| (m.from, m.to)).collect();
+                    let mut c: Vec<(u8, u8)> = pos
+                        .legal_moves()
+                        .iter()
+                        .map(|m| (m.from().index() as u8, m.to().index() as u8))
+                        .collect();
+                    a.sort_unstable();
+                    c.sort_unstable();
+                    assert_eq!(a, c, "{name}: {}", pos.fen());
+                    // Every legal quiet move is found again as an un-move from where it leads.
+                    for m in ours.iter().filter(|m| m.captured == NO_SQUARE) {
+                        b.make(*m);
+                        let mut back = Moves::new();
+                        b.unmoves(side, false, &mut back);
+                        b.unmake(*m);
+                        assert!(
+                            back.iter()
+                                .any(|u| u.from == m.to && u.to == m.from && u.slot == m.slot),
+                            "{name}: {m:?} from {} has no un-move",
+                            pos.fen()
+                        );
+                    }
+                    // Un-moves of the side that just moved (the other side).
+                    let mover = side.other();
+                    let mut un = Moves::new();
+                    b.unmoves(mover, false, &mut un);
+                    for u in &un {
+                        b.make(*u);
+                        let prev = core_position(&layout, &b.placement(), mover);
+                        b.unmake(*u);
+                        let Some(prev) = prev else { continue };
+                        let fwd = prev.legal_moves().iter().any(|m| {
+                            m.from().index() as u8 == u.to && m.to().index() as u8 == u.from
+                        });
+                        let legal_prev = !prev.is_attacked(prev.king_square(side), mover);
+                        assert!(
+                            !legal_prev || fwd,
+                            "{name}: un-move {u:?} from {}",
+                            pos.fen()
+                        );
+                    }
+                }
+            }
+            assert!(checked > 500, "{name}: only {checked} positions");
+        }
+    }
+}

@@ -6,32 +6,34 @@
 //! move, even `d` a loss: stalemate loses in xiangqi, so mates and stalemates are both
 //! "loss in 0").
 //!
-//! 1. **Start.** Each position without a legal move is a loss in 0. Captures lead into
-//!    smaller tables, generated before: a capture into a lost position makes this one a
-//!    win (not yet the shortest: a quiet move may mate sooner); a position whose every
-//!    move is a capture into a won position is a loss.
-//! 2. **Rounds** `d = 1, 3, 5, …` (a win's distance is odd, a loss's even), with everything
-//!    up to `d - 1` plies final:
+//! 1. **Start.** Invalid positions are marked first (they also tell which quiet moves are
+//!    legal: exactly those into a valid position). Each position without a legal move is
+//!    a loss in 0. Captures lead into smaller tables, generated before: a capture into a
+//!    lost position makes this one a win (not yet the shortest: a quiet move may mate
+//!    sooner); a position whose every move is a capture into a won position is a loss.
+//!    Every other position counts the distinct positions its quiet moves lead to, plus
+//!    the captures that do not lose.
+//! 2. **Rounds** `d = 1, 3, 5, …` (a win's distance is odd, a loss's even), with every
+//!    distance below `d` final:
 //!    - every predecessor of a loss in `d - 1` (an un-move of the side that moved into it)
 //!      is a win in `d`, unless it already is a win in fewer;
-//!    - every unknown predecessor of a win in `d` is marked, and each marked position
-//!      whose moves all lead to final wins (in-table wins of at most `d` plies, captures
-//!      into won positions of any length) becomes a loss in one more than its longest.
+//!    - every win in `d` takes one from the count of each of its unknown predecessors; a
+//!      position whose count reaches zero has every move lead to a final win, and is a
+//!      loss in one more than the longest of them.
 //!    It stops when a round finds nothing past the longest distance found.
 //! 3. What is still unknown is a draw.
 //!
-//! The loss test looks at every move again instead of counting down a move counter: with
-//! the mirror folded into the index, a position can reach one index by two moves or by one,
-//! and a counter would have to know which. Looking again costs a move generation per
-//! marked position and round, and cannot miscount.
+//! The counts are exact because every position has exactly one index (see
+//! [`crate::index`]): the positions a position's moves reach, as a set of indices, are
+//! exactly those whose un-moves find it again.
 
 use crate::board::{Board, Moves};
-use crate::index::{file_of, mirror, Layout, Placement, NO_SQUARE};
+use crate::index::{Layout, Placement, NO_SQUARE};
 use crate::material::Material;
 use crate::value::Dtm;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 use xiangqi_core::{Color, Role};
 
@@ -198,48 +200,30 @@ impl Captures {
     }
 }
 
-/// Calls `f` with the index of every position from which `mover` reaches index `idx`
-/// (decoded as `p`) by a move without capture, repeats included. The mirror image of `p`
-/// folds onto the same index unless both generals stand on file e; its un-moves other than
-/// the generals' lead to the mirror images of `p`'s, which have the same indices, so only
-/// its generals' un-moves are looked at.
+/// The distinct indices of the positions from which `mover` reaches index `idx` (decoded
+/// as `p`) by a move without capture. Every position has one index, the same as its
+/// mirror image's, so the un-moves of `p` alone find them all (those into `p`'s mirror
+/// image come from the mirror images of these).
 #[inline]
-fn for_each_predecessor(
+fn predecessors(
     layout: &Layout,
     idx: u64,
     p: &Placement,
     mover: Color,
     un: &mut Moves,
-    mut f: impl FnMut(usize),
+    out: &mut Vec<u64>,
 ) {
     let mut b = Board::new(layout, p).expect("a valid index");
     un.clear();
+    out.clear();
     b.unmoves(mover, false, un);
     for &u in un.iter() {
         b.make(u);
-        let pidx = layout.encode_quiet(idx, p, &b.placement(), u.slot as usize);
+        out.push(layout.encode_quiet(idx, p, &b.placement(), u.slot as usize));
         b.unmake(u);
-        f(pidx as usize);
     }
-    let (rk, bk) = (p.squares[0], p.squares[1]);
-    if file_of(rk) == 4 && file_of(bk) == 4 {
-        return;
-    }
-    let mut m = *p;
-    for sq in m.squares.iter_mut() {
-        if *sq != NO_SQUARE {
-            *sq = mirror(*sq);
-        }
-    }
-    let mut b = Board::new(layout, &m).expect("a valid index");
-    un.clear();
-    b.unmoves(mover, true, un);
-    for &u in un.iter() {
-        b.make(u);
-        let pidx = layout.encode(&b.placement()).expect("in the index");
-        b.unmake(u);
-        f(pidx as usize);
-    }
+    out.sort_unstable();
+    out.dedup();
 }
 
 /// What the generator reports as it goes.
@@ -277,10 +261,10 @@ pub fn generate(
         (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
         (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
     ];
-    let words = n.div_ceil(64);
-    let marks: [Vec<AtomicU64>; 2] = [
-        (0..words).map(|_| AtomicU64::new(0)).collect(),
-        (0..words).map(|_| AtomicU64::new(0)).collect(),
+    // Moves left that do not yet lead to a final win for the opponent, by position.
+    let counts: [Vec<AtomicU8>; 2] = [
+        (0..n).map(|_| AtomicU8::new(0)).collect(),
+        (0..n).map(|_| AtomicU8::new(0)).collect(),
     ];
     let max_plies = AtomicU32::new(0);
     let too_long = AtomicBool::new(false);
@@ -302,7 +286,9 @@ pub fn generate(
         for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
             let p = layout.decode(idx as u64);
             let board = Board::new(&layout, &p);
-            let Some(board) = board.filter(|b| !b.kings_face()) else {
+            let Some(board) =
+                board.filter(|b| !b.kings_face() && layout.is_canonical_index(idx as u64, &p))
+            else {
                 vals[0][idx].store(INVALID, Relaxed);
                 vals[1][idx].store(INVALID, Relaxed);
                 continue;
@@ -314,9 +300,11 @@ pub fn generate(
             }
         }
     });
-    // 1b. Mates and stalemates, and what the captures say.
+    // 1b. Mates and stalemates, what the captures say, and each position's count of
+    // distinct positions its quiet moves lead to (with the captures that do not lose).
     (0..chunks).into_par_iter().for_each(|c| {
         let mut moves = Moves::new();
+        let mut succ: Vec<u64> = Vec::with_capacity(128);
         for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
             if vals[0][idx].load(Relaxed) == INVALID && vals[1][idx].load(Relaxed) == INVALID {
                 continue;
@@ -330,6 +318,8 @@ pub fn generate(
                 moves.clear();
                 board.pseudo_moves(side, &mut moves);
                 let mut legal = 0;
+                let mut open_captures = 0u32;
+                succ.clear();
                 let mut best_win: Option<u32> = None;
                 let mut all_lose = true;
                 let mut longest_loss = 0u32;
@@ -346,6 +336,7 @@ pub fn generate(
                         if vals[side.other().index()][sidx as usize].load(Relaxed) != INVALID {
                             legal += 1;
                             all_lose = false;
+                            succ.push(sidx);
                         }
                         continue;
                     }
@@ -364,9 +355,16 @@ pub fn generate(
                             best_win = Some(best_win.map_or(w, |b| b.min(w)));
                         }
                         Dtm::Win(k) => longest_loss = longest_loss.max(k as u32 + 1),
-                        Dtm::Draw => all_lose = false,
+                        Dtm::Draw => {
+                            all_lose = false;
+                            open_captures += 1;
+                        }
                     }
                 }
+                succ.sort_unstable();
+                succ.dedup();
+                let open = (succ.len() as u32 + open_captures).min(255);
+                counts[side.index()][idx].store(open as u8, Relaxed);
                 if legal == 0 {
                     set(side, idx, 0);
                 } else if let Some(w) = best_win {
@@ -401,98 +399,51 @@ pub fn generate(
             let target = byte_of(d - 1);
             (0..chunks).into_par_iter().for_each(|c| {
                 let mut un = Moves::new();
+                let mut preds = Vec::with_capacity(64);
                 for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
                     if vals[loser.index()][idx].load(Relaxed) != target {
                         continue;
                     }
                     let p = layout.decode(idx as u64);
-                    for_each_predecessor(&layout, idx as u64, &p, mover, &mut un, |pidx| {
+                    predecessors(&layout, idx as u64, &p, mover, &mut un, &mut preds);
+                    for &pidx in &preds {
+                        let pidx = pidx as usize;
                         let cur = vals[mover.index()][pidx].load(Relaxed);
                         // (A win's byte is odd: 2 + an odd distance.)
                         let better = cur == UNKNOWN || (cur > byte_of(d) && cur % 2 == 1);
                         if better {
                             set(mover, pidx, d);
                         }
-                    });
+                    }
                 }
             });
         }
-        // Unknown predecessors of wins in d are marked ...
+        // Each win in d takes one from the count of each unknown predecessor; one whose
+        // count reaches nothing has every move lead to a final win: it is lost, in one
+        // more than its longest.
         for winner in Color::ALL {
             let mover = winner.other();
             let target = byte_of(d);
             (0..chunks).into_par_iter().for_each(|c| {
                 let mut un = Moves::new();
+                let mut preds = Vec::with_capacity(64);
+                let mut moves = Moves::new();
                 for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
                     if vals[winner.index()][idx].load(Relaxed) != target {
                         continue;
                     }
                     let p = layout.decode(idx as u64);
-                    for_each_predecessor(&layout, idx as u64, &p, mover, &mut un, |pidx| {
-                        if vals[mover.index()][pidx].load(Relaxed) == UNKNOWN {
-                            marks[mover.index()][pidx / 64].fetch_or(1 << (pidx % 64), Relaxed);
-                        }
-                    });
-                }
-            });
-        }
-        // ... and each marked position whose every move reaches a final win is lost.
-        for side in Color::ALL {
-            let wchunks = words.div_ceil(CHUNK / 64);
-            (0..wchunks).into_par_iter().for_each(|c| {
-                let mut moves = Moves::new();
-                for w in c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words) {
-                    let mut bits = marks[side.index()][w].swap(0, Relaxed);
-                    while bits != 0 {
-                        let idx = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if vals[side.index()][idx].load(Relaxed) != UNKNOWN {
+                    predecessors(&layout, idx as u64, &p, mover, &mut un, &mut preds);
+                    for &r in &preds {
+                        let r = r as usize;
+                        if vals[mover.index()][r].load(Relaxed) != UNKNOWN {
                             continue;
                         }
-                        let p = layout.decode(idx as u64);
-                        let mut b = Board::new(&layout, &p).expect("a valid index");
-                        moves.clear();
-                        b.pseudo_moves(side, &mut moves);
-                        let mut longest = 0u32;
-                        let mut lost = true;
-                        for &m in &moves {
-                            let v = if m.captured == NO_SQUARE {
-                                b.make(m);
-                                let sidx = layout.encode_quiet(
-                                    idx as u64,
-                                    &p,
-                                    &b.placement(),
-                                    m.slot as usize,
-                                );
-                                b.unmake(m);
-                                let byte = vals[side.other().index()][sidx as usize].load(Relaxed);
-                                match Dtm::from_byte(byte) {
-                                    // An invalid position after it: the move is illegal.
-                                    None => continue,
-                                    Some(Dtm::Win(k)) if k as u32 <= d => Dtm::Win(k),
-                                    _ => Dtm::Draw,
-                                }
-                            } else {
-                                let kind = (side.other(), roles_of(&layout, m.captured));
-                                b.make(m);
-                                let v = (!b.in_check(side))
-                                    .then(|| captures.value(&b, kind, side.other()));
-                                b.unmake(m);
-                                match v {
-                                    Some(v) => v,
-                                    None => continue,
-                                }
-                            };
-                            match v {
-                                Dtm::Win(k) => longest = longest.max(k as u32 + 1),
-                                _ => {
-                                    lost = false;
-                                    break;
-                                }
-                            }
-                        }
-                        if lost {
-                            set(side, idx, longest);
+                        if counts[mover.index()][r].fetch_sub(1, Relaxed) == 1 {
+                            let plies = longest_win_after(
+                                &layout, &captures, &vals, r as u64, mover, &mut moves,
+                            );
+                            set(mover, r, plies + 1);
                         }
                     }
                 }
@@ -516,6 +467,42 @@ pub fn generate(
         b.into_iter().map(AtomicU8::into_inner).collect(),
     ];
     Ok(TableData { layout, values })
+}
+
+/// The longest of the (final) wins that the moves of `side` from index `idx` lead to.
+fn longest_win_after(
+    layout: &Layout,
+    captures: &Captures,
+    vals: &[Vec<AtomicU8>; 2],
+    idx: u64,
+    side: Color,
+    moves: &mut Moves,
+) -> u32 {
+    let p = layout.decode(idx);
+    let mut b = Board::new(layout, &p).expect("a valid index");
+    moves.clear();
+    b.pseudo_moves(side, moves);
+    let mut longest = 0u32;
+    for &m in moves.iter() {
+        let v = if m.captured == NO_SQUARE {
+            b.make(m);
+            let sidx = layout.encode_quiet(idx, &p, &b.placement(), m.slot as usize);
+            b.unmake(m);
+            Dtm::from_byte(vals[side.other().index()][sidx as usize].load(Relaxed))
+        } else {
+            let kind = (side.other(), roles_of(layout, m.captured));
+            b.make(m);
+            let v = (!b.in_check(side)).then(|| captures.value(&b, kind, side.other()));
+            b.unmake(m);
+            v
+        };
+        match v {
+            Some(Dtm::Win(k)) => longest = longest.max(k as u32),
+            None => {} // an illegal move
+            Some(other) => debug_assert!(false, "a lost position has a move to {other:?}"),
+        }
+    }
+    longest
 }
 
 /// The role of a slot.

@@ -4,7 +4,9 @@
 //! can ever stand on (generals in their palace, advisors on their five points, elephants on
 //! their seven, pawns on the 55 points a pawn can reach, the others anywhere), with the
 //! left-right mirror taken out: the red general stands on file d or e, and when it stands
-//! on file e the black general does not stand right of it. Identical pieces are one
+//! on file e the black general does not stand right of it; with both on file e, the
+//! smaller of the two indices of a position and its mirror image stands for both (the
+//! other is marked invalid), so that every position has exactly one index. Identical pieces are one
 //! combination (two advisors: 10 placements, not 25). Placements where two pieces share a
 //! point, or that are not legal positions for the side to move, are in the index but
 //! marked invalid by the generator; a legal position never lands on one.
@@ -251,7 +253,8 @@ impl Layout {
     }
 
     /// The index of a placement in this layout's slot order (identical pieces in any
-    /// order), mirrored left-right first when its generals ask for it. `None` when a piece
+    /// order), mirrored left-right first when its generals ask for it (the one index of
+    /// the position and its mirror image). `None` when a piece
     /// stands where its kind cannot.
     #[inline]
     pub(crate) fn encode(&self, p: &Placement) -> Option<u64> {
@@ -281,11 +284,36 @@ impl Layout {
             }
             idx += Self::group_rank(g, &squares) * g.stride;
         }
+        if file_of(squares[0]) == 4 && file_of(squares[1]) == 4 {
+            // Both generals on file e: the position and its mirror image have an index
+            // each; the smaller one stands for both.
+            let mut mirrored = squares;
+            for sq in mirrored.iter_mut() {
+                if *sq != NO_SQUARE {
+                    *sq = mirror(*sq);
+                }
+            }
+            let mut other = pair as u64;
+            for g in &self.groups {
+                other += Self::group_rank(g, &mirrored) * g.stride;
+            }
+            idx = idx.min(other);
+        }
         Some(idx)
     }
 
-    /// The rank of a group's pieces in a placement (canonical orientation).
+    /// Whether `idx` is the index that stands for its position (not the larger of a
+    /// position's two indices with both generals on file e).
     #[inline]
+    pub(crate) fn is_canonical_index(&self, idx: u64, p: &Placement) -> bool {
+        if file_of(p.squares[0]) != 4 || file_of(p.squares[1]) != 4 {
+            return true;
+        }
+        self.encode(p) == Some(idx)
+    }
+
+    /// The rank of a group's pieces in a placement (canonical orientation).
+    #[inline(always)]
     fn group_rank(g: &Group, squares: &[u8; MAX_PIECES]) -> u64 {
         match g.count {
             1 => g.place[squares[g.first_slot] as usize] as u64,
@@ -319,7 +347,8 @@ impl Layout {
         slot: usize,
     ) -> u64 {
         let gi = self.slot_group[slot];
-        if gi == usize::MAX {
+        if gi == usize::MAX || (file_of(before.squares[0]) == 4 && file_of(before.squares[1]) == 4)
+        {
             return self
                 .encode(after)
                 .expect("a general's move stays in the palace");

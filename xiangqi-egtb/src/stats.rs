@@ -53,6 +53,9 @@ pub(crate) fn position_of(data: &TableData, idx: u64, side: Color) -> Option<Pos
 /// position has (two pieces on a point, the generals facing).
 pub(crate) fn position_in(layout: &Layout, idx: u64, side: Color) -> Option<Position> {
     let p = layout.decode(idx);
+    if !layout.is_canonical_index(idx, &p) {
+        return None;
+    }
     let mut setup = Setup::empty().side_to_move(side);
     let mut seen = 0u128;
     for (slot, &(color, role)) in layout.slots.iter().enumerate() {

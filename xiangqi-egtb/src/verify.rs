@@ -106,6 +106,13 @@ pub fn verify_table(
     let count = n.div_ceil(step);
     (0..count).into_par_iter().for_each(|k| {
         let idx = k * step;
+        // The larger index of a position with both generals on file e stands for nothing.
+        if !table
+            .layout
+            .is_canonical_index(idx, &table.layout.decode(idx))
+        {
+            return;
+        }
         for side in Color::ALL {
             let Some(pos) = position_of(table, idx, side) else {
                 continue;
