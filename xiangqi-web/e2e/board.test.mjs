@@ -4,7 +4,8 @@
 //
 // It plays a move by clicking and one by dragging against the computer, sees its replies
 // and its thinking, undoes, loads a PGN, follows a DhtmlXQ record's side line, finishes a mating sequence from a FEN and sees the
-// end announced, and analyses with three lines.
+// end announced, sees an endgame table's verdict and plays the endgame trainer, and analyses
+// with three lines.
 
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
@@ -216,6 +217,66 @@ try {
   await page.click('#graph-btn');
   await page.waitForFunction(() => document.querySelectorAll('#graph .graph-dot').length >= 3, null, { timeout: 20000 });
   check(true, 'the score graph shows the game');
+
+  // The endgame table's verdict on a position of a table (车对单士, red mates at once), each
+  // move's value, and one click plays the best.
+  await newGame('both', '3a5/9/3k5/9/9/9/9/9/1R7/4K4 w - - 0 1');
+  await page.waitForSelector('#egtb-verdict[data-result="win"]');
+  const verdict = await page.locator('#egtb-verdict').textContent();
+  check(/Red to move: win in 1 ply$/.test(verdict.trim()), `the table's verdict is shown (${verdict.trim()})`);
+  const best = page.locator('#egtb-moves button').first();
+  check((await best.getAttribute('data-iccs')) === 'b1d1' && (await best.getAttribute('data-plies')) === '1', 'the best move first, with its value');
+  check((await page.locator('#egtb-moves button').count()) === await page.locator('#egtb-moves button[data-result]').count(), 'every move has its value');
+  await best.click();
+  await page.waitForSelector('#status[data-outcome="checkmate"]');
+  check(/loss in 0/.test(await page.locator('#egtb-verdict').textContent()), 'and mates: black has lost');
+
+  // The endgame trainer: a won position of 卒对双士 (pawn against two advisors), the table's
+  // replies, and a move that throws the win away flagged. Such a move is looked up in the
+  // table (one after which the pawn stays on the board, for the screenshot, if there is
+  // one); a position without one gets a new one.
+  await page.click('#trainer-box summary');
+  await page.waitForSelector('#trainer-ending option[value="kpkaa"]', { state: 'attached' });
+  await page.selectOption('#trainer-ending', 'kpkaa');
+  const table = async (fen, moves = []) => (await fetch(`${url}api/v1/egtb`, { method: 'POST', body: JSON.stringify({ fen, moves }) })).json();
+  let thrown = null;
+  let taken = null;
+  for (let tries = 0; tries < 20 && !thrown; tries++) {
+    await page.click('#trainer-new');
+    await page.waitForSelector('#trainer-msg[data-verdict="start"]');
+    await page.waitForSelector('#egtb-verdict[data-result="win"]');
+    const fen = await page.locator('#fen-out').inputValue();
+    const start = await table(fen);
+    check(start.material === 'kpkaa' && start.side_to_move === 'red' && start.result === 'win' && start.plies >= 9, `the trainer gives a won position (${fen}, win in ${start.plies})`);
+    for (const m of start.moves.filter((m) => m.result === 'draw')) {
+      taken ??= m.move.iccs;
+      const reply = (await table(fen, [m.move.iccs])).moves[0]?.move.iccs;
+      if (reply && (await table(fen, [m.move.iccs, reply])).material === 'kpkaa') {
+        thrown = m.move.iccs;
+        break;
+      }
+    }
+  }
+  thrown ??= taken;
+  check(thrown, 'a position with a move that throws the win away');
+  check((await page.locator('#egtb-moves button').count()) === 0, "the moves' values are hidden in the trainer");
+  await click(thrown.slice(0, 2));
+  await click(thrown.slice(2));
+  await page.waitForSelector('#trainer-msg[data-verdict="draw"]');
+  const flagged = await page.locator('#trainer-msg').textContent();
+  check(/throws the win away/.test(flagged), `the move is flagged (${flagged.trim()})`);
+  check((await page.locator('#moves span[data-ply="1"]').getAttribute('class')).includes('tb-draw'), 'and marked in the move list');
+  await waitPlies(2);
+  check(true, "the table replies for black");
+  await page.check('#egtb-show');
+  await page.waitForSelector('#egtb-moves button');
+  await page.screenshot({ path: join(shots, 'egtb.png') });
+  await page.click('#trainer-retry');
+  await page.waitForSelector('#trainer-msg[data-verdict="start"]');
+  await waitPlies(0);
+  check(true, 'retry starts the position again');
+  await page.click('#trainer-box summary');
+  await page.evaluate(() => window.scrollTo(0, 0));
 
   // Analysis with three lines, in Chinese on a phone-sized screen.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -28,6 +28,11 @@ export const info = async () => (await fetch('/api/v1/info')).json();
 export const position = async (game) => (await post('position', game)).json();
 export const engineMove = async (req, signal) => (await post('move', req, signal)).json();
 export const pgn = async (req) => (await post('pgn', req)).text();
+/** The endgame table's value of a game's position and of each of its moves. */
+export const egtb = async (game, signal) => (await post('egtb', game, signal)).json();
+export const endings = async () => (await fetch('/api/v1/egtb/endings')).json();
+/** A random won position of an ending for the trainer: { fen, plies, name, name_en, ... }. */
+export const trainer = async (req) => (await post('egtb/trainer', req)).json();
 
 /** Reads an uploaded record file (PGN or XQF bytes) into games. */
 export async function records(bytes) {

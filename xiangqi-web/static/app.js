@@ -26,6 +26,9 @@ const state = {
   hint: null,
   levels: [],
   record: null,      // a loaded record's variation tree (see recordTree), or null
+  egtb: null,        // the /egtb answer for the shown ply, or null
+  egtbInfo: null,    // /info's egtb part
+  trainer: null,     // the endgame trainer's game: { fen, plies, marks: ply -> verdict, last }
 };
 
 const board = new Board($('board-host'), (from, to) => userMove(from + to));
@@ -67,11 +70,13 @@ async function refresh() {
   state.hint = null;
   $('hint-box').hidden = true;
   const game = { fen: state.startFen, moves: state.line.slice(0, state.cursor) };
-  let shown, end;
+  let shown, end, egtb;
   try {
-    [shown, end] = await Promise.all([
+    [shown, end, egtb] = await Promise.all([
       api.position(game),
       state.cursor === state.line.length ? null : api.position({ fen: state.startFen, moves: state.line }),
+      // The table's verdict where one may have it; without one the rest goes on.
+      state.egtbInfo?.enabled ? api.egtb(game).catch(() => null) : null,
     ]);
   } catch (e) {
     message(e.message);
@@ -79,6 +84,7 @@ async function refresh() {
   }
   if (gen !== state.gen) return;
   state.shown = shown;
+  state.egtb = egtb;
   state.end = end || shown;
   state.views = state.end.moves;
   render();
@@ -108,6 +114,8 @@ function render() {
   renderStatus();
   renderMoves();
   renderRecord();
+  renderEgtb();
+  renderTrainer();
   $('fen-out').value = pos.fen;
   $('undo').disabled = state.cursor === 0;
   $('redo').disabled = atEnd;
@@ -172,6 +180,8 @@ function renderMoves() {
     if (i + 1 === state.cursor) span.classList.add('current');
     if (i + 1 > state.cursor) span.classList.add('future');
     if (recordMovesAt(path, i).length > 1) span.classList.add('branch');
+    const mark = state.trainer?.marks[i + 1];
+    if (mark && mark !== 'best') span.classList.add(`tb-${mark}`);
     span.addEventListener('click', () => goTo(i + 1));
     items[k].appendChild(span);
   });
@@ -201,6 +211,7 @@ async function userMove(iccs) {
 }
 
 function play(iccs) {
+  if (state.trainer) judge(iccs);
   const path = recordPath();
   if (state.record && state.cursor <= path.length) {
     // A move the loaded record has here follows the record, with its continuation; any
@@ -226,7 +237,8 @@ function next() {
     return;
   }
   if (!atEnd || gameOver() || human(pos.side_to_move)) return;
-  computerMove();
+  if (state.trainer && state.egtb?.moves?.length) tableMove();
+  else computerMove();
 }
 
 function searchRequest() {
@@ -356,11 +368,167 @@ function undo() {
   if ((state.mode === 'red' || state.mode === 'black') && state.cursor >= 2 && human(state.shown.side_to_move)) n = 2;
   else if ((state.mode === 'red' || state.mode === 'black') && !human(state.shown.side_to_move) && state.cursor >= 1) n = 1;
   state.resigned = null;
+  if (state.trainer) state.trainer.last = null;
   goTo(state.cursor - n);
 }
 
 function redo() {
   goTo(state.cursor + 1);
+}
+
+// ---- Endgame tables and the trainer ---------------------------------------------------------
+
+/** "win in 7 plies", "draw", "loss in 6 plies" in the page's language. */
+function valueText(result, plies) {
+  if (result === 'draw') return t('tbDraw');
+  if (result !== 'win' && result !== 'loss') return '?';
+  const text = t(result === 'win' ? 'winIn' : 'lossIn', { n: plies });
+  return plies === 1 ? text.replace('1 plies', '1 ply') : text;
+}
+
+/** The table's verdict on the shown position, and each legal move's value (a click plays it). */
+function renderEgtb() {
+  const box = $('egtb-box');
+  const a = state.egtb;
+  // A game over for want of attackers needs no table to say so.
+  const deadDraw = state.shown.outcome?.reason === 'no_attacking_material';
+  const shown = a && !deadDraw && (a.status === 'ok' || (a.status === 'not_ready' && pieces(a.fen) <= 7));
+  box.hidden = !shown;
+  if (!shown) return;
+  $('egtb-name').textContent = getLang() === 'zh' ? `${a.name}` : `${a.name_en} (${a.name})`;
+  const verdict = $('egtb-verdict');
+  const host = $('egtb-moves');
+  host.replaceChildren();
+  if (a.status !== 'ok') {
+    verdict.textContent = `${t('egtbNotReady')} ${a.generating ? `(${a.generating.done}/${a.generating.of})` : ''}`;
+    verdict.dataset.result = '';
+    $('egtb-show-label').hidden = true;
+    return;
+  }
+  verdict.dataset.result = a.result;
+  verdict.dataset.plies = a.plies ?? '';
+  verdict.textContent = `${t(a.side_to_move === 'red' ? 'redToMove' : 'blackToMove')}: ${valueText(a.result, a.plies)}`;
+  // The trainer shows the moves' values only when asked: they give the answer away.
+  $('egtb-show-label').hidden = !state.trainer;
+  if (state.trainer && !$('egtb-show').checked) return;
+  const movable = !state.shown.outcome && human(state.shown.side_to_move) && !(state.cursor === state.line.length && gameOver());
+  for (const m of a.moves) {
+    const b = document.createElement('button');
+    b.className = `tb-move ${m.result || ''}`;
+    b.dataset.iccs = m.move.iccs;
+    b.dataset.result = m.result || '';
+    b.dataset.plies = m.plies ?? '';
+    b.disabled = !movable;
+    const val = document.createElement('span');
+    val.className = 'val';
+    val.textContent = valueText(m.result, m.plies);
+    b.append(moveText(m.move), val);
+    b.addEventListener('click', () => play(m.move.iccs));
+    host.appendChild(b);
+  }
+}
+
+/** Pieces on the board of a FEN. */
+const pieces = (fen) => (fen.split(' ')[0].match(/[a-z]/gi) || []).length;
+
+/** In the trainer, what the player's move `iccs` did to the win: kept it at best speed,
+ * kept it slower, or threw it away (a draw or a loss now). */
+function judge(iccs) {
+  const a = state.egtb;
+  if (!a || a.status !== 'ok' || a.result !== 'win' || a.side_to_move !== 'red') return;
+  const mv = a.moves.find((m) => m.move.iccs === iccs);
+  if (!mv) return;
+  let kind = 'best';
+  if (mv.result !== 'win') kind = mv.result === 'draw' ? 'draw' : 'loss';
+  else if (mv.plies > a.plies) kind = 'slower';
+  for (const p of Object.keys(state.trainer.marks)) if (Number(p) > state.cursor) delete state.trainer.marks[p];
+  state.trainer.marks[state.cursor + 1] = kind;
+  state.trainer.last = { kind, move: mv, best: a.moves[0], plies: a.plies };
+}
+
+/** The trainer's word on the last move, or on the mate. */
+function renderTrainer() {
+  const box = $('trainer-msg');
+  const tr = state.trainer;
+  $('trainer-retry').disabled = !tr;
+  if (!tr) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const last = tr.last;
+  const end = state.end?.outcome;
+  if (end && state.cursor === state.line.length && end.winner === 'red') {
+    box.dataset.verdict = Object.values(tr.marks).some((k) => k !== 'best') ? 'slower' : 'best';
+    box.textContent = t('trainerMated', { k: state.line.length, n: tr.plies });
+  } else if (last) {
+    box.dataset.verdict = last.kind;
+    const key = { best: 'trainerBest', slower: 'trainerSlower', draw: 'trainerDraw', loss: 'trainerLoss' }[last.kind];
+    box.textContent = t(key, { m: moveText(last.move.move), b: moveText(last.best.move), n: last.plies, k: last.move.plies });
+  } else {
+    box.dataset.verdict = 'start';
+    box.textContent = t('trainerStart', { n: tr.plies });
+  }
+}
+
+/** The computer's reply in the trainer: the table's best move, the slowest loss. */
+function tableMove() {
+  const gen = state.gen;
+  const best = state.egtb.moves[0].move.iccs;
+  $('thinking').hidden = true;
+  setTimeout(() => gen === state.gen && play(best), 400);
+}
+
+async function fillEndings() {
+  const sel = $('trainer-ending');
+  const info = state.egtbInfo;
+  let list = [];
+  if (info?.ready) list = (await api.endings()).endings.filter((e) => e.trainer);
+  const value = sel.value;
+  sel.replaceChildren();
+  for (const e of list) {
+    const o = document.createElement('option');
+    o.value = e.material;
+    o.textContent = `${e.name} — ${e.name_en}`;
+    sel.appendChild(o);
+  }
+  if (!list.length) {
+    const o = document.createElement('option');
+    o.textContent = t(info?.enabled && !info.ready ? 'egtbNotReady' : 'trainerNone');
+    sel.appendChild(o);
+  }
+  if (list.some((e) => e.material === value)) sel.value = value;
+  sel.disabled = $('trainer-new').disabled = !list.length;
+  $('trainer-box').hidden = !info?.enabled;
+}
+
+/** Asks /info about the tables until they are ready (they may be generated at start-up). */
+async function watchTables() {
+  const info = await api.info().catch(() => null);
+  state.egtbInfo = info?.egtb || null;
+  await fillEndings();
+  if (state.egtbInfo?.enabled && !state.egtbInfo.ready && !state.egtbInfo.error) {
+    setTimeout(async () => {
+      await watchTables();
+      if (state.egtbInfo?.ready && state.shown) refresh();
+    }, 3000);
+  }
+}
+
+async function trainerNew() {
+  try {
+    const a = await api.trainer({ ending: $('trainer-ending').value });
+    state.trainer = { fen: a.fen, plies: a.plies, marks: {}, last: null };
+    startGame(a.fen, 'red');
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+function trainerRetry() {
+  if (!state.trainer) return;
+  state.trainer = { ...state.trainer, marks: {}, last: null };
+  startGame(state.trainer.fen, 'red');
 }
 
 // ---- New game, save, load ----------------------------------------------------------------
@@ -373,6 +541,12 @@ async function newGame() {
     message(e.message);
     return;
   }
+  state.trainer = null;
+  startGame(fen, $('mode').value);
+}
+
+/** Starts a game from `fen` in `mode` (the trainer's too: as red, against the table). */
+function startGame(fen, mode) {
   message('');
   state.startFen = fen;
   state.record = null;
@@ -380,7 +554,8 @@ async function newGame() {
   state.cursor = 0;
   state.scores = [];
   state.resigned = null;
-  state.mode = $('mode').value;
+  state.mode = mode;
+  $('mode').value = mode;
   state.level = $('level').value;
   state.movetime = Number($('movetime').value);
   $('thinking').hidden = true;
@@ -434,6 +609,7 @@ async function copyFen() {
 let loadedGames = [];
 
 function loadGame(g) {
+  state.trainer = null;
   state.startFen = g.start_fen;
   state.record = recordTree(g);
   state.line = g.moves.map((m) => m.iccs);
@@ -637,6 +813,9 @@ async function init() {
   $('load').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
   $('game-pick').addEventListener('change', (e) => loadGame(loadedGames[Number(e.target.value)]));
   $('graph-btn').addEventListener('click', graph);
+  $('trainer-new').addEventListener('click', trainerNew);
+  $('trainer-retry').addEventListener('click', trainerRetry);
+  $('egtb-show').addEventListener('change', renderEgtb);
   $('level').addEventListener('change', showLevel);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('textarea, input, select')) return;
@@ -645,6 +824,8 @@ async function init() {
   });
   const info = await api.info();
   state.levels = info.levels;
+  state.egtbInfo = info.egtb || null;
+  watchTables();
   fillLevels();
   $('level').value = state.level;
   showLevel();

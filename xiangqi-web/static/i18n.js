@@ -22,6 +22,17 @@ const TEXT = {
     mate: 'mate in', mated: 'mated in', score: 'score', gameN: 'Game', analysing: 'analysing',
     graphWorking: 'computing scores…', moveList: 'Moves', start: 'start',
     variations: "The record's moves here",
+    egtb: 'Endgame table', pliesNote: 'Plies: half-moves to mate with best play on both sides.',
+    showValues: "Show every move's value", winIn: 'win in {n} plies', lossIn: 'loss in {n} plies',
+    tbDraw: 'draw', egtbNotReady: 'The endgame tables are being generated…',
+    trainer: 'Endgame trainer', trainerAbout: 'Win a won ending as red against perfect defence from the endgame table.',
+    ending: 'Ending', trainerNew: 'New position', retry: 'Retry', trainerNone: 'no endings yet',
+    trainerStart: 'Red to move and win: mate in {n} plies with best play. The computer defends perfectly.',
+    trainerBest: '{m}: the best move (mate in {n} plies).',
+    trainerSlower: '{m} still wins, but slower: mate in {k} plies instead of {n} (best: {b}).',
+    trainerDraw: '{m} throws the win away: a draw now. {b} would have kept it (mate in {n} plies).',
+    trainerLoss: '{m} throws the win away: lost now. {b} would have kept it (mate in {n} plies).',
+    trainerMated: 'Mate in {k} plies; the best play from the start mates in {n}.',
   },
   zh: {
     title: '象棋', newGame: '新局', play: '开始', red: '红方', black: '黑方',
@@ -41,6 +52,16 @@ const TEXT = {
     hintPlay: '走这步', fenCopied: '已复制 FEN', loaded: '已打开', games: '局', mate: '杀棋步数',
     mated: '被杀步数', score: '分数', gameN: '第', analysing: '分析中', graphWorking: '计算分数中…',
     moveList: '着法', start: '开局', variations: '棋谱在此的着法',
+    egtb: '残局库', pliesNote: '步数：双方最佳走法下到杀棋的半回合数。', showValues: '显示每步着法的结果',
+    winIn: '胜（{n} 步杀）', lossIn: '负（{n} 步被杀）', tbDraw: '和', egtbNotReady: '残局库生成中…',
+    trainer: '残局练习', trainerAbout: '执红走完必胜残局，对手按残局库完美防守。', ending: '残局',
+    trainerNew: '新题', retry: '重来', trainerNone: '暂无残局',
+    trainerStart: '红先胜：最佳走法 {n} 步杀。电脑按残局库防守。',
+    trainerBest: '{m}：最佳着法（{n} 步杀）。',
+    trainerSlower: '{m} 仍胜，但慢了：{k} 步杀，最快 {n} 步（最佳：{b}）。',
+    trainerDraw: '{m} 失去胜机，成和棋。{b} 可 {n} 步杀。',
+    trainerLoss: '{m} 失去胜机，反而要输。{b} 可 {n} 步杀。',
+    trainerMated: '{k} 步杀；从开始最佳走法为 {n} 步。',
   },
 };
 
@@ -71,7 +92,8 @@ export function setLang(l) {
   for (const e of document.querySelectorAll('[data-i18n-title]')) e.title = t(e.dataset.i18nTitle);
 }
 
-export const t = (key) => TEXT[lang][key] ?? TEXT.en[key] ?? key;
+export const t = (key, args = {}) =>
+  (TEXT[lang][key] ?? TEXT.en[key] ?? key).replace(/\{(\w+)\}/g, (_, k) => args[k] ?? '');
 
 /** The reason an API error gives for an illegal move, in the page's language. */
 export const reasonText = (error) => (lang === 'zh' && REASONS_ZH[error.reason]) || error.message;

@@ -63,7 +63,8 @@ fn the_board_in_a_real_browser() {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("../target/xiangqi-web-screenshots"));
     std::fs::create_dir_all(&shots).expect("a screenshot folder");
-    let base = common::start(common::config());
+    // With small endgame tables (车对单士, 马对单士, 卒对双士) for the table's panel and the trainer.
+    let base = common::start(common::egtb_config());
     let mut child = Command::new("node")
         .arg(e2e.join("board.test.mjs"))
         .env("XQ_URL", format!("{base}/"))
