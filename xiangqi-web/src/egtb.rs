@@ -90,8 +90,9 @@ impl Tables {
     }
 
     /// Opens the tables `config` names. When the starter set is missing from the folder
-    /// (and `--no-egtb-generate` is not given) it is generated there on a thread of its
-    /// own, and this returns at once with the tables not ready.
+    /// (and `--no-egtb-generate` is not given) it is generated on a thread of its own into
+    /// a private folder inside it and moved in, and this returns at once with the tables not
+    /// ready.
     pub fn start(config: &Config) -> Arc<Tables> {
         let Some(dir) = config.egtb_folder() else {
             return Arc::new(Tables::new(TablesState::Off));
@@ -112,7 +113,7 @@ impl Tables {
         let job = {
             let tables = Arc::clone(&tables);
             move || {
-                let opened = xiangqi_egtb::open_with_starter(&dir, &mut |event| {
+                let opened = generate_starter(&dir, &mut |event| {
                     if let Event::Start { number, of, .. } = event {
                         tables.set(TablesState::Generating {
                             dir: dir.clone(),
@@ -121,7 +122,7 @@ impl Tables {
                         });
                     }
                 })
-                .map_err(|e| e.to_string());
+                .and_then(|()| Tablebase::open(&dir).map_err(|e| e.to_string()));
                 tables.finish(dir, opened);
             }
         };
@@ -184,6 +185,71 @@ impl Tables {
                 "ending",
                 "this server has no endgame tables",
             )),
+        }
+    }
+}
+
+/// How old a private generation folder left by a server (or engine) that was killed must be
+/// before it is removed.
+const STALE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Generates the starter set into a private folder inside `dir` and moves the files in one
+/// by one, as the engine does (`xiangqi-engine`'s `tablebase.rs`): the folder is shared with
+/// the engine and other servers, and a table appears there whole or not at all, so that two
+/// programs starting at once never write, or read half-written, the same file.
+fn generate_starter(dir: &Path, report: &mut dyn FnMut(Event)) -> Result<(), String> {
+    let in_dir = |e: &dyn std::fmt::Display| {
+        format!("generating the starter tables in {}: {e}", dir.display())
+    };
+    std::fs::create_dir_all(dir).map_err(|e| in_dir(&e))?;
+    remove_stale(dir);
+    let private = dir.join(format!(
+        ".starter-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let generated =
+        xiangqi_egtb::generate_into(&private, &xiangqi_egtb::starter_endings(), false, report)
+            .map_err(|e| e.to_string())
+            .and_then(|_| move_tables(&private, dir));
+    let _ = std::fs::remove_dir_all(&private);
+    generated.map_err(|e| in_dir(&e))
+}
+
+/// Moves every file of `from` into `to` that `to` lacks (renaming is atomic within one file
+/// system): the statistics first, each table last, so a table in the folder has them.
+fn move_tables(from: &Path, to: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort_by_key(|p| p.extension().is_some_and(|e| e == "xqtb"));
+    for file in files {
+        let Some(name) = file.file_name() else {
+            continue;
+        };
+        let target = to.join(name);
+        if !target.exists() {
+            std::fs::rename(&file, &target).map_err(|e| format!("{}: {e}", target.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes private generation folders that programs killed while generating left behind.
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE);
+        if old && entry.file_name().to_string_lossy().starts_with(".starter-") {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }

@@ -1455,5 +1455,11 @@ async fn egtb_starter_set_generated_in_the_background() {
         &dir,
         &xiangqi_egtb::starter_endings()
     ));
+    // Generated in a private folder and moved in: nothing of it is left.
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with('.')));
     let _ = std::fs::remove_dir_all(&dir);
 }
