@@ -3,7 +3,7 @@
 //! Every table is an independent job given its sub-tables, so a batch scheduler can run
 //! one `xiangqi-egtb generate` per ending once the smaller ones are in the folder.
 
-use crate::format::{table_path, write_table, FormatError, Rules, TableFile};
+use crate::format::{is_usable, table_path, write_table, FormatError, Rules, TableFile};
 use crate::generate::{generate, GenerateError, Progress, TableData};
 use crate::material::Material;
 use crate::sets::with_dependencies;
@@ -77,7 +77,7 @@ pub fn generate_into(
     let todo: Vec<Material> = all
         .iter()
         .copied()
-        .filter(|&m| (force && wanted.contains(&m)) || !table_path(dir, m).exists())
+        .filter(|&m| (force && wanted.contains(&m)) || !is_usable(&table_path(dir, m)))
         .collect();
     for m in &all {
         if !todo.contains(m) {

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! 0   magic       "XQEGTB\r\n"
-//! 8   version     u16 (1)
+//! 8   version     u16 (2; version 1 indexed positions with both generals on file e
+//!                 twice)
 //! 10  rules       u16: 0 = naive (every endless line a draw; exact when one side cannot
 //!                 attack), 1 = Asian rules (the perpetual checker loses)
 //! 12  entry bytes u8 (1: 0 draw, 2 + d a result in d plies, odd d a win)
@@ -34,7 +35,7 @@ use std::path::{Path, PathBuf};
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"XQEGTB\r\n";
 /// The format version this build writes and reads.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// Positions per compressed block.
 pub const BLOCK: usize = 1 << 16;
 const HEADER: usize = 64;
@@ -51,6 +52,11 @@ pub enum Rules {
     Naive,
     /// The Asian rules: the perpetual checker loses.
     Asian,
+}
+
+/// Whether a table file is there and readable by this build (its header checks out).
+pub fn is_usable(path: &Path) -> bool {
+    TableFile::open(path).is_ok()
 }
 
 /// The file name of a material's table in a folder.

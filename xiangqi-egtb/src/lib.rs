@@ -16,7 +16,7 @@ mod value;
 mod verify;
 
 pub use batch::{direct_subs, generate_into, BatchError, Event};
-pub use format::{table_path, write_table, FormatError, Rules, BLOCK, MAGIC, VERSION};
+pub use format::{is_usable, table_path, write_table, FormatError, Rules, BLOCK, MAGIC, VERSION};
 pub use generate::{generate, GenerateError, Progress, TableData, MAX_PLIES};
 pub use index::Layout;
 pub use material::{Material, MaterialError, ATTACKERS};

@@ -50,7 +50,7 @@ pub fn starter_endings() -> Vec<Material> {
 pub fn is_complete(dir: &Path, endings: &[Material]) -> bool {
     with_dependencies(endings)
         .into_iter()
-        .all(|m| table_path(dir, m).exists())
+        .all(|m| crate::format::is_usable(&table_path(dir, m)))
 }
 
 /// Opens `dir`, first generating whatever of the starter set is missing there.
