@@ -36,42 +36,55 @@ pub(crate) fn describe(tb: &Tablebase) -> String {
 /// not complete. The tables are generated on one thread (the search keeps the others)
 /// into a private folder inside `dir` and then moved in file by file: a table appears
 /// whole or not at all, and two engines starting at once (a first match) never write the
-/// same file.
+/// same file. When the folder cannot be opened (tables of an older format, say), the
+/// starter set is generated again over the old files, once.
 ///
 /// # Errors
 /// A message when the tables cannot be generated, moved or opened.
 pub(crate) fn open_default(dir: &Path) -> Result<Arc<Tablebase>, String> {
-    let starter = starter_endings();
-    if !is_complete(dir, &starter) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        remove_stale(dir);
-        let private = dir.join(format!(
-            ".starter-{}-{}",
-            std::process::id(),
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        ));
-        let generated = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .map_err(|e| e.to_string())
-            .and_then(|pool| {
-                pool.install(|| generate_into(&private, &starter, false, &mut |_| {}))
-                    .map_err(|e| e.to_string())
-            })
-            .and_then(|_| move_tables(&private, dir));
-        let _ = std::fs::remove_dir_all(&private);
-        generated
-            .map_err(|e| format!("generating the starter tables in {}: {e}", dir.display()))?;
+    if !is_complete(dir, &starter_endings()) {
+        generate_starter(dir, false)?;
     }
-    Tablebase::open(dir)
+    let opened = match Tablebase::open(dir) {
+        Ok(tb) => Ok(tb),
+        Err(_) => {
+            generate_starter(dir, true)?;
+            Tablebase::open(dir)
+        }
+    };
+    opened
         .map(Arc::new)
         .map_err(|e| format!("tablebases in {}: {e}", dir.display()))
 }
 
-/// Moves every file of `from` into `to` (renaming is atomic within one file system).
-fn move_tables(from: &Path, to: &Path) -> Result<(), String> {
+/// Generates the starter set into `dir` as [`open_default`] says, over the files there
+/// when `replace`.
+fn generate_starter(dir: &Path, replace: bool) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    remove_stale(dir);
+    let private = dir.join(format!(
+        ".starter-{}-{}",
+        std::process::id(),
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let generated = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| e.to_string())
+        .and_then(|pool| {
+            pool.install(|| generate_into(&private, &starter_endings(), false, &mut |_| {}))
+                .map_err(|e| e.to_string())
+        })
+        .and_then(|_| move_tables(&private, dir, replace));
+    let _ = std::fs::remove_dir_all(&private);
+    generated.map_err(|e| format!("generating the starter tables in {}: {e}", dir.display()))
+}
+
+/// Moves every file of `from` into `to` (renaming is atomic within one file system),
+/// over the files there when `replace`.
+fn move_tables(from: &Path, to: &Path, replace: bool) -> Result<(), String> {
     let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
     let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     // The statistics first, each table last: a table in the folder has its companion.
@@ -81,7 +94,7 @@ fn move_tables(from: &Path, to: &Path) -> Result<(), String> {
             continue;
         };
         let target = to.join(name);
-        if !target.exists() {
+        if replace || !target.exists() {
             std::fs::rename(&file, &target).map_err(|e| format!("{}: {e}", target.display()))?;
         }
     }

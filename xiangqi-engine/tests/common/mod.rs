@@ -29,6 +29,10 @@ pub fn starter_tables() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("egtb-starter");
         let starter = xiangqi_egtb::starter_endings();
+        // Tables of an older format (the format changed): made again.
+        if xiangqi_egtb::Tablebase::open(&dir).is_err() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
         if !xiangqi_egtb::is_complete(&dir, &starter) {
             // Generated aside and renamed: test programs running at once never share
             // a half-written folder.
