@@ -103,9 +103,9 @@ pub fn generate_into(
         let needs = direct_subs(material);
         held.retain(|m, _| needs.contains(m));
         for &sub in &needs {
-            if !held.contains_key(&sub) {
+            if let std::collections::hash_map::Entry::Vacant(e) = held.entry(sub) {
                 let file = TableFile::open(&table_path(dir, sub)).map_err(BatchError::Format)?;
-                held.insert(sub, Arc::new(file.load().map_err(BatchError::Format)?));
+                e.insert(Arc::new(file.load().map_err(BatchError::Format)?));
             }
         }
         let started = Instant::now();

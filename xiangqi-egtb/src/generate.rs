@@ -20,12 +20,16 @@
 //!    - every win in `d` takes one from the count of each of its unknown predecessors; a
 //!      position whose count reaches zero has every move lead to a final win, and is a
 //!      loss in one more than the longest of them.
+//!
 //!    It stops when a round finds nothing past the longest distance found.
 //! 3. What is still unknown is a draw.
 //!
 //! The counts are exact because every position has exactly one index (see
 //! [`crate::index`]): the positions a position's moves reach, as a set of indices, are
 //! exactly those whose un-moves find it again.
+
+// The loops run over position indices, which index both sides' arrays and the index.
+#![allow(clippy::needless_range_loop)]
 
 use crate::board::{Board, Moves};
 use crate::index::{Layout, Placement, NO_SQUARE};

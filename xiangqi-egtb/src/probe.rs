@@ -12,12 +12,15 @@ use xiangqi_core::{Color, Move, Position, Role};
 /// How many unpacked blocks (64 KiB each) one table keeps.
 const CACHED_BLOCKS: usize = 64;
 
+/// Unpacked blocks by (side to move, block number).
+type BlockCache = Mutex<HashMap<(u8, u32), Arc<Vec<u8>>>>;
+
 /// A table that [`Tablebase::open`] found, read when first probed.
 struct Table {
     file: TableFile,
     layout: Layout,
     /// Unpacked blocks by (side, block); emptied when full.
-    cache: Mutex<HashMap<(u8, u32), Arc<Vec<u8>>>>,
+    cache: BlockCache,
 }
 
 /// A folder of tables.
