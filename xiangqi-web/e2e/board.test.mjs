@@ -101,6 +101,7 @@ try {
   await page.selectOption('#level', 'full');
   await page.selectOption('#movetime', '10000');
   await newGame('red', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'full');
+  await waitPlies(0); // the new game is shown (the last one's cannon stood on e2, not h2)
   await click('h2');
   await click('e2');
   await page.waitForSelector('#movenow:not([disabled])');
