@@ -11,6 +11,7 @@
 //! - [`records`] (`xiangqi-records`): PGN and XQF game records.
 //! - [`book`] (`xiangqi-book`): an opening book from 27,704 master games.
 //! - [`nnue`] (`xiangqi-nnue`): an NNUE evaluator and the pipeline that trains it.
+//! - [`egtb`] (`xiangqi-egtb`): endgame tablebases with distance to mate.
 //!
 //! ```
 //! use xiangqi::core::Position;
@@ -27,6 +28,7 @@ pub struct ReadmeDoctests;
 
 pub use xiangqi_book as book;
 pub use xiangqi_core as core;
+pub use xiangqi_egtb as egtb;
 pub use xiangqi_eval as eval;
 pub use xiangqi_nnue as nnue;
 pub use xiangqi_records as records;
