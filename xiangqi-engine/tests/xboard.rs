@@ -141,6 +141,8 @@ fn xboard_match(
     let mut child = Command::new(xboard)
         .args(&args)
         .env("DISPLAY", &display.name)
+        // The engines XBoard starts find the tests' starter tables, not the user's cache.
+        .env(xiangqi_egtb::DIR_VARIABLE, common::starter_tables())
         .current_dir(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
