@@ -98,11 +98,26 @@ impl Tables {
             return Arc::new(Tables::new(TablesState::Off));
         };
         let starter = xiangqi_egtb::starter_endings();
-        if config.no_egtb_generate || xiangqi_egtb::is_complete(&dir, &starter) {
+        if config.no_egtb_generate {
             let tables = Tables::new(TablesState::Off);
             let opened = xiangqi_egtb::open_if_present(&dir).map_err(|e| e.to_string());
             tables.finish(dir, opened);
             return Arc::new(tables);
+        }
+        // A folder that has the starter set but cannot be opened (tables of an older format,
+        // say) gets it generated again over the old files, once.
+        let complete = xiangqi_egtb::is_complete(&dir, &starter);
+        if complete {
+            match Tablebase::open(&dir) {
+                Ok(tablebase) => {
+                    let tables = Tables::new(TablesState::Off);
+                    tables.finish(dir, Ok(tablebase));
+                    return Arc::new(tables);
+                }
+                Err(error) => {
+                    tracing::warn!(dir = %dir.display(), %error, "the endgame tables cannot be opened: generating the starter set again");
+                }
+            }
         }
         tracing::info!(dir = %dir.display(), "generating the endgame starter set in the background");
         let tables = Arc::new(Tables::new(TablesState::Generating {
@@ -113,16 +128,28 @@ impl Tables {
         let job = {
             let tables = Arc::clone(&tables);
             move || {
-                let opened = generate_starter(&dir, &mut |event| {
-                    if let Event::Start { number, of, .. } = event {
-                        tables.set(TablesState::Generating {
-                            dir: dir.clone(),
-                            done: number,
-                            of,
-                        });
-                    }
-                })
-                .and_then(|()| Tablebase::open(&dir).map_err(|e| e.to_string()));
+                let generate = |replace: bool| {
+                    generate_starter(&dir, replace, &mut |event| {
+                        if let Event::Start { number, of, .. } = event {
+                            tables.set(TablesState::Generating {
+                                dir: dir.clone(),
+                                done: number,
+                                of,
+                            });
+                        }
+                    })
+                    .and_then(|()| Tablebase::open(&dir).map_err(|e| e.to_string()))
+                };
+                // Missing tables are added to those there; when the folder still cannot be
+                // opened (or could not be to begin with), the set replaces the files there.
+                let mut opened = if complete {
+                    Err(String::new())
+                } else {
+                    generate(false)
+                };
+                if opened.is_err() {
+                    opened = generate(true);
+                }
                 tables.finish(dir, opened);
             }
         };
@@ -194,10 +221,15 @@ impl Tables {
 const STALE: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Generates the starter set into a private folder inside `dir` and moves the files in one
-/// by one, as the engine does (`xiangqi-engine`'s `tablebase.rs`): the folder is shared with
-/// the engine and other servers, and a table appears there whole or not at all, so that two
-/// programs starting at once never write, or read half-written, the same file.
-fn generate_starter(dir: &Path, report: &mut dyn FnMut(Event)) -> Result<(), String> {
+/// by one (over those there when `replace`), as the engine does (`xiangqi-engine`'s
+/// `tablebase.rs`): the folder is shared with the engine and other servers, and a table
+/// appears there whole or not at all, so that two programs starting at once never write, or
+/// read half-written, the same file.
+fn generate_starter(
+    dir: &Path,
+    replace: bool,
+    report: &mut dyn FnMut(Event),
+) -> Result<(), String> {
     let in_dir = |e: &dyn std::fmt::Display| {
         format!("generating the starter tables in {}: {e}", dir.display())
     };
@@ -213,14 +245,15 @@ fn generate_starter(dir: &Path, report: &mut dyn FnMut(Event)) -> Result<(), Str
     let generated =
         xiangqi_egtb::generate_into(&private, &xiangqi_egtb::starter_endings(), false, report)
             .map_err(|e| e.to_string())
-            .and_then(|_| move_tables(&private, dir));
+            .and_then(|_| move_tables(&private, dir, replace));
     let _ = std::fs::remove_dir_all(&private);
     generated.map_err(|e| in_dir(&e))
 }
 
-/// Moves every file of `from` into `to` that `to` lacks (renaming is atomic within one file
-/// system): the statistics first, each table last, so a table in the folder has them.
-fn move_tables(from: &Path, to: &Path) -> Result<(), String> {
+/// Moves every file of `from` into `to` that `to` lacks, or every file when `replace`
+/// (renaming is atomic within one file system): the statistics first, each table last, so
+/// a table in the folder has them.
+fn move_tables(from: &Path, to: &Path, replace: bool) -> Result<(), String> {
     let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
     let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     files.sort_by_key(|p| p.extension().is_some_and(|e| e == "xqtb"));
@@ -229,7 +262,7 @@ fn move_tables(from: &Path, to: &Path) -> Result<(), String> {
             continue;
         };
         let target = to.join(name);
-        if !target.exists() {
+        if replace || !target.exists() {
             std::fs::rename(&file, &target).map_err(|e| format!("{}: {e}", target.display()))?;
         }
     }

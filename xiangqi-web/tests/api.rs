@@ -1463,3 +1463,40 @@ async fn egtb_starter_set_generated_in_the_background() {
         .starts_with('.')));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder whose starter tables cannot be read (here: not tables at all, as tables of an
+/// older format would be) gets the starter set generated again over them.
+#[tokio::test]
+async fn egtb_unreadable_tables_are_generated_again() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xiangqi-web-egtb-unreadable");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for m in xiangqi_egtb::with_dependencies(&xiangqi_egtb::starter_endings()) {
+        std::fs::write(xiangqi_egtb::table_path(&dir, m), b"not a table").unwrap();
+    }
+    assert!(xiangqi_egtb::Tablebase::open(&dir).is_err());
+    let base = common::start(xiangqi_web::Config {
+        no_egtb: false,
+        egtb_dir: Some(dir.clone()),
+        ..common::config()
+    });
+    let (_, body) = egtb(&base, KRKA_MATE_IN_1).await;
+    assert_eq!(body["status"], "not_ready", "{body}");
+    let began = Instant::now();
+    loop {
+        let (_, info) = get(&base, "/api/v1/info").await;
+        if info["egtb"]["ready"] == true {
+            break;
+        }
+        assert!(info["egtb"]["error"].is_null(), "{info}");
+        assert!(
+            began.elapsed() < Duration::from_secs(300),
+            "the starter set took over 300 s"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (_, body) = egtb(&base, KRKA_MATE_IN_1).await;
+    assert_eq!((&body["status"], &body["plies"]), (&json!("ok"), &json!(1)));
+    assert!(xiangqi_egtb::Tablebase::open(&dir).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
