@@ -407,7 +407,8 @@ function renderEgtb() {
   }
   verdict.dataset.result = a.result;
   verdict.dataset.plies = a.plies ?? '';
-  verdict.textContent = `${t(a.side_to_move === 'red' ? 'redToMove' : 'blackToMove')}: ${valueText(a.result, a.plies)}`;
+  const colon = getLang() === 'zh' ? '：' : ': ';
+  verdict.textContent = `${t(a.side_to_move === 'red' ? 'redToMove' : 'blackToMove')}${colon}${valueText(a.result, a.plies)}`;
   // The trainer shows the moves' values only when asked: they give the answer away.
   $('egtb-show-label').hidden = !state.trainer;
   if (state.trainer && !$('egtb-show').checked) return;
