@@ -190,8 +190,10 @@ pub fn write_table(path: &Path, data: &TableData, rules: Rules) -> io::Result<u6
     }
     let crc = crc32fast::hash(&header);
     header.extend_from_slice(&crc.to_le_bytes());
-    // Written beside and renamed, so that a reader never sees half a table.
-    let tmp = path.with_extension("xqtb.part");
+    // Written beside under a name of this process's own and renamed, so that a reader
+    // never sees half a table and two programs making the same table at once (an engine
+    // and the web server filling the default folder) never write into one file.
+    let tmp = path.with_extension(format!("xqtb.{}.part", std::process::id()));
     {
         let mut f = io::BufWriter::new(File::create(&tmp)?);
         f.write_all(&header)?;

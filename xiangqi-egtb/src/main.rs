@@ -73,6 +73,30 @@ enum Command {
         /// Endings to check (default: every table in the folder).
         endings: Vec<String>,
     },
+    /// Random positions of an ending with a given result for the side to move (red, the
+    /// strong side), one FEN a line: openings for matches, exercises for the trainer.
+    Random {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+        /// The ending (`krkaabb`).
+        ending: String,
+        /// win, draw or loss (for red, to move).
+        #[arg(long, default_value = "win")]
+        result: String,
+        /// How many positions.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Only positions at least this many plies from mate.
+        #[arg(long, default_value_t = 0)]
+        min_plies: u16,
+        /// Only positions at most this many plies from mate.
+        #[arg(long, default_value_t = u16::MAX)]
+        max_plies: u16,
+        /// The first seed (each position takes the next).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The statistics of every table in a folder as a Markdown table.
     Stats {
         /// The folder of tables.
@@ -267,6 +291,42 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 bad += r.mismatches;
             }
             Ok(if bad == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Random {
+            dir,
+            ending,
+            result,
+            count,
+            min_plies,
+            max_plies,
+            seed,
+        } => {
+            let tb = Tablebase::open(&dir)?;
+            let m: Material = ending.parse()?;
+            let want = match result.as_str() {
+                "win" => xiangqi_egtb::Wdl::Win,
+                "draw" => xiangqi_egtb::Wdl::Draw,
+                "loss" => xiangqi_egtb::Wdl::Loss,
+                other => return Err(format!("result {other:?}: win, draw or loss").into()),
+            };
+            let fits = |d: Dtm| {
+                d.wdl() == want
+                    && d.plies().is_none_or(|p| p >= min_plies && p <= max_plies)
+            };
+            let mut found = 0;
+            let mut s = seed;
+            while found < count && s < seed + 1000 * count.max(1) {
+                if let Some(pos) = tb.random_position(m, fits, s)? {
+                    println!("{}", pos.fen());
+                    found += 1;
+                }
+                s += 1;
+            }
+            Ok(if found == count {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

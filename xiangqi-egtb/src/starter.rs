@@ -53,7 +53,9 @@ pub fn is_complete(dir: &Path, endings: &[Material]) -> bool {
         .all(|m| crate::format::is_usable(&table_path(dir, m)))
 }
 
-/// Opens `dir`, first generating whatever of the starter set is missing there.
+/// Opens `dir`, first generating whatever of the starter set is missing there (or is
+/// unreadable, such as a table of an older format). Safe when several programs do it at
+/// once: each writes its files under names of its own and renames them into place.
 ///
 /// # Errors
 /// [`BatchError`] when a table cannot be generated or written, or one there is damaged.
