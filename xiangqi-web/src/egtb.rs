@@ -2,7 +2,8 @@
 //! missing from their folder, generated there first on a thread of their own while the
 //! server already answers (until then the API says they are not ready). Probed by
 //! `/api/v1/egtb`, listed by `/api/v1/egtb/endings`; `/api/v1/egtb/trainer` draws won
-//! positions for the endgame trainer.
+//! positions for the endgame trainer. Once open, the engine pool's searchers play with
+//! them too (see [`crate::pool::Pool::set_tablebase`]).
 
 use crate::config::Config;
 use crate::error::ApiError;
@@ -55,8 +56,8 @@ pub enum TablesState {
 
 /// Open tables with their endings.
 pub struct Ready {
-    /// The tables.
-    pub tablebase: Tablebase,
+    /// The tables (the engine pool's searchers share them).
+    pub tablebase: Arc<Tablebase>,
     /// The endings with a table, in the order the page lists them.
     pub endings: Vec<Ending>,
 }
@@ -89,29 +90,32 @@ impl Tables {
         }
     }
 
-    /// Opens the tables `config` names. When the starter set is missing from the folder
-    /// (and `--no-egtb-generate` is not given) it is generated on a thread of its own into
-    /// a private folder inside it and moved in, and this returns at once with the tables not
-    /// ready.
-    pub fn start(config: &Config) -> Arc<Tables> {
+    /// Opens the tables `config` names and gives them to `on_ready` (the engine pool) once
+    /// they are open. When the starter set is missing from the folder or cannot be read
+    /// (tables of an older format, say), and `--no-egtb-generate` is not given, it is
+    /// generated there on a thread of its own ([`xiangqi_egtb::open_with_starter`]: each
+    /// table written under a name of this process's own and renamed into place, so that the
+    /// engine or another server filling the folder at once never writes, or reads
+    /// half-written, the same file), and this returns at once with the tables not ready.
+    pub fn start(
+        config: &Config,
+        on_ready: impl FnOnce(Arc<Tablebase>) + Send + 'static,
+    ) -> Arc<Tables> {
         let Some(dir) = config.egtb_folder() else {
             return Arc::new(Tables::new(TablesState::Off));
         };
-        let starter = xiangqi_egtb::starter_endings();
+        let tables = Tables::new(TablesState::Off);
         if config.no_egtb_generate {
-            let tables = Tables::new(TablesState::Off);
             let opened = xiangqi_egtb::open_if_present(&dir).map_err(|e| e.to_string());
-            tables.finish(dir, opened);
+            tables.finish(dir, opened, on_ready);
             return Arc::new(tables);
         }
-        // A folder that has the starter set but cannot be opened (tables of an older format,
-        // say) gets it generated again over the old files, once.
-        let complete = xiangqi_egtb::is_complete(&dir, &starter);
-        if complete {
+        // A complete folder that opens is ready at once; anything else is generated (the
+        // missing or unreadable tables only) on the thread.
+        if xiangqi_egtb::is_complete(&dir, &xiangqi_egtb::starter_endings()) {
             match Tablebase::open(&dir) {
                 Ok(tablebase) => {
-                    let tables = Tables::new(TablesState::Off);
-                    tables.finish(dir, Ok(tablebase));
+                    tables.finish(dir, Ok(tablebase), on_ready);
                     return Arc::new(tables);
                 }
                 Err(error) => {
@@ -120,37 +124,26 @@ impl Tables {
             }
         }
         tracing::info!(dir = %dir.display(), "generating the endgame starter set in the background");
-        let tables = Arc::new(Tables::new(TablesState::Generating {
+        tables.set(TablesState::Generating {
             dir: dir.clone(),
             done: 0,
             of: 0,
-        }));
+        });
+        let tables = Arc::new(tables);
         let job = {
             let tables = Arc::clone(&tables);
             move || {
-                let generate = |replace: bool| {
-                    generate_starter(&dir, replace, &mut |event| {
-                        if let Event::Start { number, of, .. } = event {
-                            tables.set(TablesState::Generating {
-                                dir: dir.clone(),
-                                done: number,
-                                of,
-                            });
-                        }
-                    })
-                    .and_then(|()| Tablebase::open(&dir).map_err(|e| e.to_string()))
-                };
-                // Missing tables are added to those there; when the folder still cannot be
-                // opened (or could not be to begin with), the set replaces the files there.
-                let mut opened = if complete {
-                    Err(String::new())
-                } else {
-                    generate(false)
-                };
-                if opened.is_err() {
-                    opened = generate(true);
-                }
-                tables.finish(dir, opened);
+                let opened = xiangqi_egtb::open_with_starter(&dir, &mut |event| {
+                    if let Event::Start { number, of, .. } = event {
+                        tables.set(TablesState::Generating {
+                            dir: dir.clone(),
+                            done: number,
+                            of,
+                        });
+                    }
+                })
+                .map_err(|e| format!("generating the starter tables in {}: {e}", dir.display()));
+                tables.finish(dir, opened, on_ready);
             }
         };
         // A thread of its own rather than the runtime's blocking pool: the runtime waits for
@@ -171,11 +164,19 @@ impl Tables {
         *self.state.write().unwrap_or_else(PoisonError::into_inner) = state;
     }
 
-    fn finish(&self, dir: PathBuf, opened: Result<Tablebase, String>) {
+    /// Ends the start-up: the tables go to `on_ready`, then are ready for the API.
+    fn finish(
+        &self,
+        dir: PathBuf,
+        opened: Result<Tablebase, String>,
+        on_ready: impl FnOnce(Arc<Tablebase>),
+    ) {
         match opened {
             Ok(tablebase) => {
+                let tablebase = Arc::new(tablebase);
                 let endings = endings(&tablebase);
                 tracing::info!(dir = %dir.display(), tables = endings.len(), "endgame tables ready");
+                on_ready(Arc::clone(&tablebase));
                 self.set(TablesState::Ready(Arc::new(Ready { tablebase, endings })));
             }
             Err(error) => {
@@ -212,77 +213,6 @@ impl Tables {
                 "ending",
                 "this server has no endgame tables",
             )),
-        }
-    }
-}
-
-/// How old a private generation folder left by a server (or engine) that was killed must be
-/// before it is removed.
-const STALE: std::time::Duration = std::time::Duration::from_secs(3600);
-
-/// Generates the starter set into a private folder inside `dir` and moves the files in one
-/// by one (over those there when `replace`), as the engine does (`xiangqi-engine`'s
-/// `tablebase.rs`): the folder is shared with the engine and other servers, and a table
-/// appears there whole or not at all, so that two programs starting at once never write, or
-/// read half-written, the same file.
-fn generate_starter(
-    dir: &Path,
-    replace: bool,
-    report: &mut dyn FnMut(Event),
-) -> Result<(), String> {
-    let in_dir = |e: &dyn std::fmt::Display| {
-        format!("generating the starter tables in {}: {e}", dir.display())
-    };
-    std::fs::create_dir_all(dir).map_err(|e| in_dir(&e))?;
-    remove_stale(dir);
-    let private = dir.join(format!(
-        ".starter-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    ));
-    let generated =
-        xiangqi_egtb::generate_into(&private, &xiangqi_egtb::starter_endings(), false, report)
-            .map_err(|e| e.to_string())
-            .and_then(|_| move_tables(&private, dir, replace));
-    let _ = std::fs::remove_dir_all(&private);
-    generated.map_err(|e| in_dir(&e))
-}
-
-/// Moves every file of `from` into `to` that `to` lacks, or every file when `replace`
-/// (renaming is atomic within one file system): the statistics first, each table last, so
-/// a table in the folder has them.
-fn move_tables(from: &Path, to: &Path, replace: bool) -> Result<(), String> {
-    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.sort_by_key(|p| p.extension().is_some_and(|e| e == "xqtb"));
-    for file in files {
-        let Some(name) = file.file_name() else {
-            continue;
-        };
-        let target = to.join(name);
-        if replace || !target.exists() {
-            std::fs::rename(&file, &target).map_err(|e| format!("{}: {e}", target.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// Removes private generation folders that programs killed while generating left behind.
-fn remove_stale(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > STALE);
-        if old && entry.file_name().to_string_lossy().starts_with(".starter-") {
-            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }

@@ -4,14 +4,17 @@
 //! each with its own transposition table made once at start-up; a request borrows one for
 //! its search and gives it back. Requests beyond the pool wait (at most [`Config::queue`] of
 //! them, for at most [`Config::queue_wait_ms`]); the rest are refused at once with `503`.
+//! Once the server's endgame tables are open ([`Pool::set_tablebase`]), every engine lent
+//! plays with them (at full strength: the weaker levels play without).
 
 use crate::config::Config;
 use crate::error::ApiError;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use xiangqi_nnue::EvalChoice;
+use xiangqi_search::Tablebase;
 
 /// The pool's searchers: the net by default, or what the flags chose ([`Config::evaluator`]).
 type Searcher = xiangqi_search::Searcher<EvalChoice>;
@@ -27,6 +30,8 @@ pub struct Pool {
     hash_mb: usize,
     /// The evaluator each new searcher gets a copy of (a net is shared, not copied).
     evaluator: EvalChoice,
+    /// The endgame tables every engine lent plays with, once they are open.
+    tablebase: RwLock<Option<Arc<Tablebase>>>,
 }
 
 /// A borrowed engine; it goes back to the pool when dropped.
@@ -49,6 +54,7 @@ impl Pool {
             wait: Duration::from_millis(config.queue_wait_ms),
             hash_mb: config.hash_mb,
             evaluator: config.evaluator(),
+            tablebase: RwLock::new(None),
         };
         let idle = (0..size).map(|_| pool.fresh()).collect();
         *pool.idle.lock().unwrap_or_else(PoisonError::into_inner) = idle;
@@ -63,6 +69,23 @@ impl Pool {
     /// Requests waiting for an engine now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// Gives the engines the endgame tables (`None`: none): each engine lent from now on
+    /// plays with them.
+    pub fn set_tablebase(&self, tablebase: Option<Arc<Tablebase>>) {
+        *self
+            .tablebase
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = tablebase;
+    }
+
+    /// The endgame tables the engines play with, if any.
+    pub fn tablebase(&self) -> Option<Arc<Tablebase>> {
+        self.tablebase
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Borrows an engine: at once when one is idle, else after waiting in the queue.
@@ -87,12 +110,14 @@ impl Pool {
                 }
             }
         };
-        let searcher = self
+        let mut searcher = self
             .idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop()
             .unwrap_or_else(|| self.fresh());
+        // The tables may have become ready since the engine was last lent.
+        searcher.set_tablebase(self.tablebase());
         self.running.fetch_add(1, Ordering::SeqCst);
         Ok(Lease {
             searcher: Some(searcher),

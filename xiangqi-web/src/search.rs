@@ -329,6 +329,11 @@ impl Prepared {
     }
 }
 
+/// Whether `level` limits nothing (the `full` level): the same as no level.
+fn is_full_strength(level: &Level) -> bool {
+    level.depth.is_none() && level.nodes.is_none() && level.noise == 0
+}
+
 /// Stops a search when dropped: the request future or the stream holding it went away.
 pub struct StopOnDrop {
     /// The running search's stop handle; taken away (under the lock) when the search ends,
@@ -382,7 +387,9 @@ pub async fn start(
         let searcher = lease.searcher();
         searcher.set_threads(1);
         searcher.set_multipv(prepared.multipv);
-        searcher.set_level(prepared.level);
+        // The `full` level limits nothing: it is full strength, which plays with the
+        // endgame tables (a searcher with a level plays without).
+        searcher.set_level(prepared.level.filter(|l| !is_full_strength(l)));
         searcher.set_rules(prepared.rules);
         searcher.set_seed(prepared.seed);
         let pos = prepared.game.position().clone();

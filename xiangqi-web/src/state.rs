@@ -24,11 +24,17 @@ pub struct AppState {
 
 impl AppState {
     /// The state for `config` (this makes the engine pool, and opens the endgame tables or
-    /// starts generating them: see [`Tables::start`]).
+    /// starts generating them: see [`Tables::start`]; the pool's engines get them once
+    /// they are open).
     pub fn new(config: Config) -> AppState {
+        let pool = Pool::new(&config);
+        let tables = {
+            let pool = Arc::clone(&pool);
+            Tables::start(&config, move |tb| pool.set_tablebase(Some(tb)))
+        };
         AppState {
-            pool: Pool::new(&config),
-            tables: Tables::start(&config),
+            pool,
+            tables,
             config: Arc::new(config),
             streams: Arc::new(Streams::default()),
         }

@@ -1391,6 +1391,99 @@ async fn egtb_trainer_positions() {
     );
 }
 
+/// The table's quickest mates in `pos`, by ICCS, and their distance in plies.
+fn table_best(tb: &xiangqi_egtb::Tablebase, pos: &Position) -> (Vec<String>, u16) {
+    let moves = tb.probe_moves(pos).unwrap().unwrap();
+    let best = moves[0].value;
+    let Some(xiangqi_egtb::Dtm::Win(plies)) = tb.probe_dtm(pos).unwrap() else {
+        panic!("{} is not won", pos.fen())
+    };
+    let mates = moves
+        .iter()
+        .filter(|m| m.value == best)
+        .map(|m| m.mv.to_string())
+        .collect();
+    (mates, plies)
+}
+
+/// A won position of `ending` with the mate `min` plies or more away.
+fn won_position(tb: &xiangqi_egtb::Tablebase, ending: &str, min: u16, seed: u64) -> Position {
+    let want = |d| matches!(d, xiangqi_egtb::Dtm::Win(n) if n >= min);
+    tb.random_position(ending.parse().unwrap(), want, seed)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {ending} win of {min} plies"))
+}
+
+/// The engine pool plays with the server's tables: at full strength (no level, or `full`) a
+/// position with a table is played from it, the quickest mate, scored at depth 1 as a mate of
+/// the table's distance, in a move and in an analysis stream; a weaker level searches.
+#[tokio::test]
+async fn egtb_engine_moves_follow_the_table() {
+    let base = common::start(common::egtb_config());
+    let tb = xiangqi_egtb::Tablebase::open(common::egtb_dir()).unwrap();
+    for (ending, seed) in [("knka", 1u64), ("krka", 2), ("kpkaa", 3)] {
+        let pos = won_position(&tb, ending, 9, seed);
+        let (mates, plies) = table_best(&tb, &pos);
+        let mate = (i64::from(plies) + 1) / 2;
+        for request in [
+            json!({"fen": pos.fen()}),
+            json!({"fen": pos.fen(), "level": "full", "limits": {"movetime_ms": 5000}}),
+        ] {
+            let asked = Instant::now();
+            let (status, body) = post(&base, "/api/v1/move", request.clone()).await;
+            assert_eq!(status, 200, "{request}: {body}");
+            assert_eq!(body["source"], "search", "{body}");
+            let best = body["best_move"]["iccs"].as_str().unwrap();
+            assert!(
+                mates.iter().any(|m| m == best),
+                "{ending} {}: {body}",
+                pos.fen()
+            );
+            assert_eq!(body["depth"], 1, "{body}");
+            assert_eq!(
+                body["score"]["mate"],
+                mate,
+                "{ending} {}: {body}",
+                pos.fen()
+            );
+            assert_eq!(body["pv"][0]["iccs"], best);
+            // The table answers at once, not at the end of the move time.
+            assert!(asked.elapsed() < Duration::from_secs(3), "{request}");
+        }
+        let res = Client::new()
+            .post(format!("{base}/api/v1/analysis"))
+            .json(&json!({"fen": pos.fen()}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let events = events(&res.text().await.unwrap());
+        let info = events
+            .iter()
+            .find(|(n, _)| n == "info")
+            .map(|(_, d)| d)
+            .expect("an info event");
+        assert_eq!((&info["depth"], &info["multipv"]), (&json!(1), &json!(1)));
+        assert_eq!(info["score"]["mate"], mate, "{info}");
+        assert!(mates
+            .iter()
+            .any(|m| info["pv"][0]["iccs"].as_str() == Some(m.as_str())));
+        let (name, done) = events.last().unwrap();
+        assert_eq!(name, "bestmove");
+        assert_eq!(done["score"]["mate"], mate, "{done}");
+    }
+    // A weaker level plays without the tables: it searches.
+    let pos = won_position(&tb, "krka", 9, 5);
+    let (status, body) = post(
+        &base,
+        "/api/v1/move",
+        json!({"fen": pos.fen(), "level": "club", "seed": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["depth"].as_u64().unwrap() > 1, "{body}");
+}
+
 /// A server whose folder lacks the starter set answers at once, says the tables are not
 /// ready while it generates them on a thread of its own, and then answers from them.
 #[tokio::test]
@@ -1449,18 +1542,29 @@ async fn egtb_starter_set_generated_in_the_background() {
     }
     let (_, body) = egtb(&base, KRKA_MATE_IN_1).await;
     assert_eq!((&body["status"], &body["plies"]), (&json!("ok"), &json!(1)));
+    // The engine pool got the tables generated in the background.
+    let tb = xiangqi_egtb::Tablebase::open(&dir).unwrap();
+    let pos = won_position(&tb, "knka", 9, 3);
+    let (mates, plies) = table_best(&tb, &pos);
+    let (_, body) = post(&base, "/api/v1/move", json!({"fen": pos.fen()})).await;
+    assert_eq!(body["depth"], 1, "{body}");
+    assert_eq!(body["score"]["mate"], (i64::from(plies) + 1) / 2, "{body}");
+    assert!(mates
+        .iter()
+        .any(|m| body["best_move"]["iccs"] == m.as_str()));
     let (_, endings) = get(&base, "/api/v1/egtb/endings").await;
     assert!(endings["endings"].as_array().unwrap().len() >= 36);
     assert!(xiangqi_egtb::is_complete(
         &dir,
         &xiangqi_egtb::starter_endings()
     ));
-    // Generated in a private folder and moved in: nothing of it is left.
-    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
+    // Each table written under a name of its own and renamed: nothing of that is left.
+    let left: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
-        .file_name()
-        .to_string_lossy()
-        .starts_with('.')));
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') || n.ends_with(".part"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
