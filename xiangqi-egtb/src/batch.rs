@@ -116,11 +116,14 @@ pub fn generate_into(
         let bytes =
             write_table(&path, &data, Rules::Naive).map_err(|e| BatchError::Io(path.clone(), e))?;
         let stats = table_stats(&data, "naive", seconds, bytes);
+        // Written beside and renamed, as the table is: a reader never sees half of it.
         let json = path.with_extension("json");
+        let tmp = path.with_extension(format!("json.{}.part", std::process::id()));
         std::fs::write(
-            &json,
+            &tmp,
             serde_json::to_string_pretty(&stats).expect("statistics serialise"),
         )
+        .and_then(|()| std::fs::rename(&tmp, &json))
         .map_err(|e| BatchError::Io(json.clone(), e))?;
         report(Event::Done(&stats));
         remaining -= size;
