@@ -24,12 +24,15 @@ fn bench(c: &mut Criterion) {
         let m: Material = name.parse().unwrap();
         let mut subs = HashMap::new();
         for s in xiangqi_egtb::direct_subs(m) {
-            let data = xiangqi_egtb::TableData::load(&xiangqi_egtb::table_path(dir.path(), s)).unwrap();
+            let data =
+                xiangqi_egtb::TableData::load(&xiangqi_egtb::table_path(dir.path(), s)).unwrap();
             subs.insert(s, std::sync::Arc::new(data));
         }
         let size = xiangqi_egtb::Layout::new(m.canonical()).size();
         g.throughput(Throughput::Elements(2 * size));
-        g.bench_function(name, |b| b.iter(|| generate(m, &subs, &mut |_| {}).unwrap()));
+        g.bench_function(name, |b| {
+            b.iter(|| generate(m, &subs, &mut |_| {}).unwrap())
+        });
     }
     g.finish();
 
@@ -38,7 +41,10 @@ fn bench(c: &mut Criterion) {
     for (i, name) in names.iter().enumerate() {
         let m: Material = name.parse().unwrap();
         for seed in 0..64 {
-            if let Some(p) = tb.random_position(m, |_| true, seed * 7 + i as u64).unwrap() {
+            if let Some(p) = tb
+                .random_position(m, |_| true, seed * 7 + i as u64)
+                .unwrap()
+            {
                 positions.push(p);
             }
         }

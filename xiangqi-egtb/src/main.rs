@@ -314,8 +314,7 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 other => return Err(format!("result {other:?}: win, draw or loss").into()),
             };
             let fits = |d: Dtm| {
-                d.wdl() == want
-                    && d.plies().is_none_or(|p| p >= min_plies && p <= max_plies)
+                d.wdl() == want && d.plies().is_none_or(|p| p >= min_plies && p <= max_plies)
             };
             let mut found = 0;
             let mut s = seed;
