@@ -384,6 +384,29 @@ impl Layout {
     }
 }
 
+/// A position's pieces (colour, role, point) and side to move as its material's table
+/// holds them: turned round (colours swapped, board flipped top to bottom) when the strong
+/// side is black.
+pub(crate) fn table_orientation(
+    pos: &xiangqi_core::Position,
+    material: Material,
+) -> (Vec<(Color, Role, u8)>, Color) {
+    let swap = !material.is_canonical();
+    let pieces = pos
+        .all_pieces()
+        .map(|(sq, p)| {
+            let sq = sq.index() as u8;
+            if swap {
+                (p.color.other(), p.role, flip(sq))
+            } else {
+                (p.color, p.role, sq)
+            }
+        })
+        .collect();
+    let us = pos.side_to_move();
+    (pieces, if swap { us.other() } else { us })
+}
+
 /// The colex rank of increasing places.
 #[inline]
 fn rank_places(places: &[usize]) -> u64 {

@@ -7,7 +7,7 @@ use crate::value::{Dtm, Wdl};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use xiangqi_core::{Color, Move, Position, Role};
+use xiangqi_core::{Color, Move, Position};
 
 /// How many unpacked blocks (64 KiB each) one table keeps.
 const CACHED_BLOCKS: usize = 64;
@@ -147,19 +147,7 @@ impl Tablebase {
         if pos.is_attacked(pos.king_square(us.other()), us) {
             return Ok(None);
         }
-        let swap = !material.is_canonical();
-        let pieces: Vec<(Color, Role, u8)> = pos
-            .all_pieces()
-            .map(|(sq, p)| {
-                let sq = sq.index() as u8;
-                if swap {
-                    (p.color.other(), p.role, crate::index::flip(sq))
-                } else {
-                    (p.color, p.role, sq)
-                }
-            })
-            .collect();
-        let side = if swap { us.other() } else { us };
+        let (pieces, side) = crate::index::table_orientation(pos, material);
         let Some(idx) = table.layout.encode_pieces(&pieces) else {
             return Ok(None);
         };

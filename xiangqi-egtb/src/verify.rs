@@ -66,24 +66,7 @@ fn value_from_moves(
 
 /// A position of the table's own material, looked up in memory.
 fn lookup(pos: &Position, table: &TableData) -> Option<Dtm> {
-    let material = Material::of(pos);
-    let swap = !material.is_canonical();
-    let pieces: Vec<_> = pos
-        .all_pieces()
-        .map(|(sq, p)| {
-            let sq = sq.index() as u8;
-            if swap {
-                (p.color.other(), p.role, crate::index::flip(sq))
-            } else {
-                (p.color, p.role, sq)
-            }
-        })
-        .collect();
-    let side = if swap {
-        pos.side_to_move().other()
-    } else {
-        pos.side_to_move()
-    };
+    let (pieces, side) = crate::index::table_orientation(pos, Material::of(pos));
     Dtm::from_byte(table.byte_of_pieces(&pieces, side)?)
 }
 
