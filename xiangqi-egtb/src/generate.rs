@@ -31,7 +31,7 @@
 // The loops run over position indices, which index both sides' arrays and the index.
 #![allow(clippy::needless_range_loop)]
 
-use crate::board::{Board, Moves};
+use crate::board::{Board, Moves, SlotMove};
 use crate::index::{Layout, Placement, NO_SQUARE};
 use crate::material::Material;
 use crate::value::Dtm;
@@ -180,6 +180,16 @@ impl Captures {
             }
         }
         Ok(Captures { by_kind })
+    }
+
+    /// The value, for the opponent, of `side`'s capture `m`; `None` when the capture is
+    /// illegal (it leaves `side`'s general attacked).
+    fn after(&self, layout: &Layout, board: &mut Board, m: SlotMove, side: Color) -> Option<Dtm> {
+        let kind = (side.other(), roles_of(layout, m.captured));
+        board.make(m);
+        let v = (!board.in_check(side)).then(|| self.value(board, kind, side.other()));
+        board.unmake(m);
+        v
     }
 
     /// The value, for `side` to move, of the board after a capture.
@@ -344,11 +354,7 @@ pub fn generate(
                         }
                         continue;
                     }
-                    let kind = (side.other(), roles_of(&layout, m.captured));
-                    board.make(m);
-                    let v =
-                        (!board.in_check(side)).then(|| captures.value(&board, kind, side.other()));
-                    board.unmake(m);
+                    let v = captures.after(&layout, &mut board, m, side);
                     let Some(v) = v else {
                         continue;
                     };
@@ -494,11 +500,7 @@ fn longest_win_after(
             b.unmake(m);
             Dtm::from_byte(vals[side.other().index()][sidx as usize].load(Relaxed))
         } else {
-            let kind = (side.other(), roles_of(layout, m.captured));
-            b.make(m);
-            let v = (!b.in_check(side)).then(|| captures.value(&b, kind, side.other()));
-            b.unmake(m);
-            v
+            captures.after(layout, &mut b, m, side)
         };
         match v {
             Some(Dtm::Win(k)) => longest = longest.max(k as u32),
