@@ -3,7 +3,7 @@
 //! Every table is an independent job given its sub-tables, so a batch scheduler can run
 //! one `xiangqi-egtb generate` per ending once the smaller ones are in the folder.
 
-use crate::format::{is_usable, table_path, write_table, FormatError, Rules, TableFile};
+use crate::format::{is_usable, table_path, write_table, FormatError, TableFile};
 use crate::generate::{generate, GenerateError, Progress, TableData};
 use crate::material::Material;
 use crate::sets::with_dependencies;
@@ -113,9 +113,8 @@ pub fn generate_into(
             .map_err(BatchError::Generate)?;
         let seconds = started.elapsed().as_secs_f64();
         let path = table_path(dir, material);
-        let bytes =
-            write_table(&path, &data, Rules::Naive).map_err(|e| BatchError::Io(path.clone(), e))?;
-        let stats = table_stats(&data, "naive", seconds, bytes);
+        let bytes = write_table(&path, &data).map_err(|e| BatchError::Io(path.clone(), e))?;
+        let stats = table_stats(&data, seconds, bytes);
         // Written beside and renamed, as the table is: a reader never sees half of it.
         let json = path.with_extension("json");
         let tmp = path.with_extension(format!("json.{}.part", std::process::id()));

@@ -8,7 +8,10 @@
 //!                 twice)
 //! 10  rules       u16: 0 = naive (every endless line a draw; exact when one side cannot
 //!                 attack), 1 = Asian rules (the perpetual checker loses)
-//! 12  entry bytes u8 (1: 0 draw, 2 + d a result in d plies, odd d a win)
+//! 12  entry bytes u8: 1 for naive tables (0 draw, 1 invalid, 2 + d a result in d
+//!                 plies, odd d a win); 2 for Asian ones, the same values as u16 and,
+//!                 with the top bit set, a result by the perpetual-check rule (bit 14 set
+//!                 for a win, the rank in bits 0-13)
 //! 13  reserved    u8
 //! 14  name        32 bytes, ASCII, zero-padded ("krkaabb")
 //! 46  positions   u64, per side to move
@@ -25,12 +28,14 @@
 use crate::generate::{TableData, INVALID, UNKNOWN};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::value::RULE_FLAG;
 use rayon::prelude::*;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use xiangqi_core::Color;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"XQEGTB\r\n";
@@ -134,14 +139,15 @@ fn io_err(path: &Path, error: io::Error) -> FormatError {
 ///
 /// # Errors
 /// The system's error when the file cannot be written.
-pub fn write_table(path: &Path, data: &TableData, rules: Rules) -> io::Result<u64> {
+pub fn write_table(path: &Path, data: &TableData) -> io::Result<u64> {
     let n = data.size() as usize;
     let nblocks = n.div_ceil(BLOCK);
+    let rules = data.rules();
+    let width = entry_bytes(rules);
     let mut longest = 0u16;
     let mut packed: Vec<Vec<u8>> = Vec::with_capacity(2 * nblocks);
-    for side in 0..2 {
-        let values = &data.values[side];
-        for &b in values.iter() {
+    for side in [Color::Red, Color::Black] {
+        for &b in data.values[side.index()].iter() {
             if b >= 2 {
                 longest = longest.max(b as u16 - 2);
             }
@@ -149,13 +155,18 @@ pub fn write_table(path: &Path, data: &TableData, rules: Rules) -> io::Result<u6
         let blocks: Vec<io::Result<Vec<u8>>> = (0..nblocks)
             .into_par_iter()
             .map(|k| {
-                let slice = &values[k * BLOCK..((k + 1) * BLOCK).min(n)];
-                let mut filled = Vec::with_capacity(slice.len());
-                let mut last = UNKNOWN;
-                for &b in slice {
-                    let b = if b == INVALID { last } else { b };
-                    filled.push(b);
-                    last = b;
+                let range = k * BLOCK..((k + 1) * BLOCK).min(n);
+                let mut filled = Vec::with_capacity(range.len() * width);
+                let mut last = u16::from(UNKNOWN);
+                for idx in range {
+                    let e = data.entry(side, idx as u64);
+                    let e = if e == u16::from(INVALID) { last } else { e };
+                    if width == 1 {
+                        filled.push(e as u8);
+                    } else {
+                        filled.extend_from_slice(&e.to_le_bytes());
+                    }
+                    last = e;
                 }
                 zstd::bulk::compress(&filled, LEVEL)
             })
@@ -170,7 +181,7 @@ pub fn write_table(path: &Path, data: &TableData, rules: Rules) -> io::Result<u6
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
     header.extend_from_slice(&(rules as u16).to_le_bytes());
-    header.push(1);
+    header.push(width as u8);
     header.push(0);
     let mut name = [0u8; NAME_BYTES];
     let text = data.material().to_string();
@@ -252,10 +263,10 @@ impl TableFile {
             1 => Rules::Asian,
             r => return Err(corrupt(path, format!("unknown rules {r}"))),
         };
-        if head[12] != 1 {
+        if usize::from(head[12]) != entry_bytes(rules) {
             return Err(corrupt(
                 path,
-                format!("{}-byte entries are not supported", head[12]),
+                format!("{}-byte entries in a table with rules {rules:?}", head[12]),
             ));
         }
         let name_end = head[14..14 + NAME_BYTES]
@@ -354,14 +365,14 @@ impl TableFile {
                 format!("block {k} of side {side}: checksum mismatch"),
             ));
         }
-        let want = (self.positions as usize - k * BLOCK).min(BLOCK);
+        let want = (self.positions as usize - k * BLOCK).min(BLOCK) * entry_bytes(self.rules);
         let out = zstd::bulk::decompress(&packed, want)
             .map_err(|e| corrupt(&self.path, format!("block {k} of side {side}: {e}")))?;
         if out.len() != want {
             return Err(corrupt(
                 &self.path,
                 format!(
-                    "block {k} of side {side}: {} values, expected {want}",
+                    "block {k} of side {side}: {} bytes, expected {want}",
                     out.len()
                 ),
             ));
@@ -370,18 +381,48 @@ impl TableFile {
     }
 
     /// The whole table in memory (for generating the tables whose captures lead here).
+    /// The naive values of a table with the rule are its entries with the rule's values
+    /// as draws.
     pub(crate) fn load(&self) -> Result<TableData, FormatError> {
-        let mut values = [Vec::new(), Vec::new()];
-        for (side, v) in values.iter_mut().enumerate() {
+        let mut raw = [Vec::new(), Vec::new()];
+        for (side, v) in raw.iter_mut().enumerate() {
             let parts: Result<Vec<Vec<u8>>, FormatError> = (0..self.blocks())
                 .into_par_iter()
                 .map(|k| self.read_block(side, k))
                 .collect();
             *v = parts?.concat();
         }
+        let layout = Layout::new(self.material);
+        if self.rules == Rules::Naive {
+            return Ok(TableData {
+                layout,
+                values: raw,
+                ruled: None,
+            });
+        }
+        let words = raw.map(|b| {
+            b.chunks_exact(2)
+                .map(|w| u16::from_le_bytes([w[0], w[1]]))
+                .collect::<Vec<u16>>()
+        });
+        let values = [0, 1].map(|s| {
+            words[s]
+                .iter()
+                .map(|&e| if e & RULE_FLAG != 0 { UNKNOWN } else { e as u8 })
+                .collect()
+        });
         Ok(TableData {
-            layout: Layout::new(self.material),
+            layout,
             values,
+            ruled: Some(words),
         })
+    }
+}
+
+/// Bytes per entry: one for a naive table, two for one with the rule's values.
+pub(crate) fn entry_bytes(rules: Rules) -> usize {
+    match rules {
+        Rules::Naive => 1,
+        Rules::Asian => 2,
     }
 }

@@ -53,11 +53,15 @@ fn byte_of(plies: u32) -> u8 {
     (plies + 2) as u8
 }
 
-/// A generated table in memory: its layout and one byte per position and side to move.
+/// A generated table in memory: its layout and one byte per position and side to move
+/// (the values without the perpetual-check rule), and for a table that obeys the rule
+/// the full two-byte entries too.
 #[derive(Clone)]
 pub struct TableData {
     pub(crate) layout: Layout,
     pub(crate) values: [Vec<u8>; 2],
+    /// The entries with the rule's values, for a table where both sides can attack.
+    pub(crate) ruled: Option<[Vec<u16>; 2]>,
 }
 
 impl TableData {
@@ -71,17 +75,29 @@ impl TableData {
         self.layout.size()
     }
 
-    /// The stored byte of an index.
+    /// The rules the table obeys.
+    pub fn rules(&self) -> crate::format::Rules {
+        if self.ruled.is_some() {
+            crate::format::Rules::Asian
+        } else {
+            crate::format::Rules::Naive
+        }
+    }
+
+    /// The stored entry of an index (see [`Dtm::from_entry`]).
     #[inline]
-    pub(crate) fn byte(&self, side: Color, idx: u64) -> u8 {
-        self.values[side.index()][idx as usize]
+    pub(crate) fn entry(&self, side: Color, idx: u64) -> u16 {
+        match &self.ruled {
+            Some(r) => r[side.index()][idx as usize],
+            None => u16::from(self.values[side.index()][idx as usize]),
+        }
     }
 
     /// The value of the position with `pieces` and `side` to move, the pieces given in
     /// any orientation: a material that is not this table's canonical one is turned round.
-    pub(crate) fn byte_of_pieces(&self, pieces: &[(Color, Role, u8)], side: Color) -> Option<u8> {
+    pub(crate) fn entry_of_pieces(&self, pieces: &[(Color, Role, u8)], side: Color) -> Option<u16> {
         let idx = self.layout.encode_pieces(pieces)?;
-        Some(self.byte(side, idx))
+        Some(self.entry(side, idx))
     }
 }
 
@@ -99,6 +115,13 @@ pub enum GenerateError {
     TooLong {
         /// The table.
         table: String,
+    },
+    /// The perpetual-check rule's ranks do not fit an entry.
+    RuleRanks {
+        /// The table.
+        table: String,
+        /// What overflowed.
+        why: String,
     },
     /// The index is too large for this machine.
     TooLarge {
@@ -124,6 +147,12 @@ impl std::fmt::Display for GenerateError {
                     "{table}: a mate longer than {MAX_PLIES} plies does not fit one byte"
                 )
             }
+            GenerateError::RuleRanks { table, why } => {
+                write!(
+                    f,
+                    "{table}: the perpetual-check rule's ranks overflow: {why}"
+                )
+            }
             GenerateError::TooLarge { table, size } => {
                 write!(
                     f,
@@ -146,12 +175,12 @@ enum Capture {
 }
 
 /// The tables a material's captures lead into, by the captured piece's colour and role.
-struct Captures {
+pub(crate) struct Captures {
     by_kind: HashMap<(Color, Role), Capture>,
 }
 
 impl Captures {
-    fn new(
+    pub(crate) fn new(
         material: Material,
         tables: &HashMap<Material, Arc<TableData>>,
     ) -> Result<Captures, GenerateError> {
@@ -184,7 +213,13 @@ impl Captures {
 
     /// The value, for the opponent, of `side`'s capture `m`; `None` when the capture is
     /// illegal (it leaves `side`'s general attacked).
-    fn after(&self, layout: &Layout, board: &mut Board, m: SlotMove, side: Color) -> Option<Dtm> {
+    pub(crate) fn after(
+        &self,
+        layout: &Layout,
+        board: &mut Board,
+        m: SlotMove,
+        side: Color,
+    ) -> Option<Dtm> {
         let kind = (side.other(), roles_of(layout, m.captured));
         board.make(m);
         let v = (!board.in_check(side)).then(|| self.value(board, kind, side.other()));
@@ -205,10 +240,10 @@ impl Captures {
                     }
                     side = side.other();
                 }
-                let b = data
-                    .byte_of_pieces(&pieces, side)
+                let e = data
+                    .entry_of_pieces(&pieces, side)
                     .expect("a legal position after a capture has an index");
-                Dtm::from_byte(b).expect("a legal position after a capture is valid")
+                Dtm::from_entry(e).expect("a legal position after a capture is valid")
             }
         }
     }
@@ -219,7 +254,7 @@ impl Captures {
 /// mirror image's, so the un-moves of `p` alone find them all (those into `p`'s mirror
 /// image come from the mirror images of these).
 #[inline]
-fn predecessors(
+pub(crate) fn predecessors(
     layout: &Layout,
     idx: u64,
     p: &Placement,
@@ -354,7 +389,9 @@ pub fn generate(
                         }
                         continue;
                     }
-                    let v = captures.after(&layout, &mut board, m, side);
+                    // The rule's values of the sub-table wait for the rule's pass: here,
+                    // as in a generation without the rule, they are draws.
+                    let v = captures.after(&layout, &mut board, m, side).map(Dtm::naive);
                     let Some(v) = v else {
                         continue;
                     };
@@ -365,7 +402,7 @@ pub fn generate(
                             best_win = Some(best_win.map_or(w, |b| b.min(w)));
                         }
                         Dtm::Win(k) => longest_loss = longest_loss.max(k as u32 + 1),
-                        Dtm::Draw => {
+                        _ => {
                             all_lose = false;
                             open_captures += 1;
                         }
@@ -476,7 +513,18 @@ pub fn generate(
         r.into_iter().map(AtomicU8::into_inner).collect(),
         b.into_iter().map(AtomicU8::into_inner).collect(),
     ];
-    Ok(TableData { layout, values })
+    // Where both sides can attack, either can check for ever: the rule decides some of
+    // the draws.
+    let ruled = if material.attackers(Color::Red) > 0 && material.attackers(Color::Black) > 0 {
+        Some(crate::rules::apply(&layout, &captures, &values)?.0)
+    } else {
+        None
+    };
+    Ok(TableData {
+        layout,
+        values,
+        ruled,
+    })
 }
 
 /// The longest of the (final) wins that the moves of `side` from index `idx` lead to.
@@ -498,9 +546,11 @@ fn longest_win_after(
             b.make(m);
             let sidx = layout.encode_quiet(idx, &p, &b.placement(), m.slot as usize);
             b.unmake(m);
-            Dtm::from_byte(vals[side.other().index()][sidx as usize].load(Relaxed))
+            Dtm::from_entry(u16::from(
+                vals[side.other().index()][sidx as usize].load(Relaxed),
+            ))
         } else {
-            captures.after(layout, &mut b, m, side)
+            captures.after(layout, &mut b, m, side).map(Dtm::naive)
         };
         match v {
             Some(Dtm::Win(k)) => longest = longest.max(k as u32),
@@ -513,6 +563,6 @@ fn longest_win_after(
 
 /// The role of a slot.
 #[inline]
-fn roles_of(layout: &Layout, slot: u8) -> Role {
+pub(crate) fn roles_of(layout: &Layout, slot: u8) -> Role {
     layout.slots[slot as usize].1
 }

@@ -8,7 +8,9 @@ mod format;
 mod generate;
 mod index;
 mod material;
+mod playout;
 mod probe;
+mod rules;
 mod sets;
 mod starter;
 mod stats;
@@ -20,8 +22,9 @@ pub use format::{is_usable, table_path, write_table, FormatError, Rules, BLOCK, 
 pub use generate::{generate, GenerateError, Progress, TableData, MAX_PLIES};
 pub use index::Layout;
 pub use material::{Material, MaterialError, ATTACKERS};
+pub use playout::{play_out, PlayOut};
 pub use probe::{MoveValue, Tablebase};
-pub use sets::{set1, set2, with_dependencies};
+pub use sets::{set1, set2, set3, with_dependencies};
 pub use starter::{
     default_dir, is_complete, open_if_present, open_with_starter, starter_endings, DIR_VARIABLE,
 };

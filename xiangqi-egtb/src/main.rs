@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::Position;
 use xiangqi_egtb::{
-    generate_into, set1, set2, table_path, verify_table, Dtm, Event, Material, TableStats,
+    generate_into, set1, set2, set3, table_path, verify_table, Dtm, Event, Material, TableStats,
     Tablebase,
 };
 
@@ -29,8 +29,10 @@ enum Command {
         /// The folder of tables.
         #[arg(long)]
         dir: PathBuf,
-        /// A whole set: 1 (one attacker against none, 324 tables) or 2 (two attackers
-        /// without defenders against every defence, 90 tables).
+        /// A whole set: 1 (one attacker against none, 324 tables), 2 (two attackers
+        /// without defenders against every defence, 90 tables) or 3 (one attacker on
+        /// each side with at most two advisors and elephants in all, 126 tables, under
+        /// the perpetual-check rule).
         #[arg(long)]
         set: Vec<u8>,
         /// Regenerate the named endings even if their files exist.
@@ -97,6 +99,22 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Play out the tables' line from random positions decided by the perpetual-check
+    /// rule until the game ends, and check that the repetition judge of `xiangqi-core`
+    /// gives the tables' result.
+    Playout {
+        /// The folder of tables.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Positions per ending (half with red to move, half with black).
+        #[arg(long, default_value_t = 20)]
+        count: u64,
+        /// The first seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Endings (default: every table in the folder with the rule's values).
+        endings: Vec<String>,
+    },
     /// The statistics of every table in a folder as a Markdown table.
     Stats {
         /// The folder of tables.
@@ -151,7 +169,8 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 match s {
                     1 => wanted.extend(set1()),
                     2 => wanted.extend(set2()),
-                    other => return Err(format!("no set {other}: sets are 1 and 2").into()),
+                    3 => wanted.extend(set3()),
+                    other => return Err(format!("no set {other}: sets are 1, 2 and 3").into()),
                 }
             }
             if wanted.is_empty() {
@@ -225,7 +244,11 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                     .and_then(|p| tb.probe_dtm(&p).map_err(|e| e.to_string()))
                 {
                     Ok(Some(d)) => {
-                        let plies = d.plies().map_or("-".to_string(), |n| n.to_string());
+                        let plies = match d.plies() {
+                            Some(n) => n.to_string(),
+                            None if d.is_by_rule() => "rule".to_string(),
+                            None => "-".to_string(),
+                        };
                         writeln!(out, "{fen}\t{}\t{plies}", d.wdl())?;
                     }
                     Ok(None) => writeln!(out, "{fen}\tnone\t-")?,
@@ -326,6 +349,82 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 s += 1;
             }
             Ok(if found == count {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Playout {
+            dir,
+            count,
+            seed,
+            endings,
+        } => {
+            let tb = Tablebase::open(&dir)?;
+            let endings = if endings.is_empty() {
+                tb.materials()
+                    .into_iter()
+                    .filter(|&m| tb.rules(m) == Some(xiangqi_egtb::Rules::Asian))
+                    .collect()
+            } else {
+                parse_endings(&endings)?
+            };
+            let mut total = 0u64;
+            let mut wrong = 0u64;
+            for m in endings {
+                let mut reasons: std::collections::BTreeMap<String, u64> = Default::default();
+                let (mut lines, mut agree, mut longest) = (0u64, 0u64, 0usize);
+                for k in 0..count {
+                    let side = if k % 2 == 0 {
+                        xiangqi_core::Color::Red
+                    } else {
+                        xiangqi_core::Color::Black
+                    };
+                    let Some(pos) =
+                        tb.random_position_to_move(m, side, Dtm::is_by_rule, seed + k)?
+                    else {
+                        continue;
+                    };
+                    let Some(line) = xiangqi_egtb::play_out(&tb, &pos, 2000)? else {
+                        continue;
+                    };
+                    lines += 1;
+                    longest = longest.max(line.moves.len());
+                    let reason = match &line.outcome {
+                        Some(o) => match &o.reason {
+                            xiangqi_core::GameEndReason::Repetition(v) => match v.loser() {
+                                Some(_) => "perpetual check".to_string(),
+                                None => "repetition draw".to_string(),
+                            },
+                            r => format!("{r:?}").to_lowercase(),
+                        },
+                        None => "unfinished".to_string(),
+                    };
+                    *reasons.entry(reason).or_default() += 1;
+                    if line.agrees() {
+                        agree += 1;
+                    } else {
+                        let moves: Vec<String> = line.moves.iter().map(|m| m.to_string()).collect();
+                        println!(
+                            "    {}: table {}, game {}: {}",
+                            pos.fen(),
+                            line.value,
+                            line.outcome.map_or("unfinished".into(), |o| o.to_string()),
+                            moves.join(" ")
+                        );
+                    }
+                }
+                let reasons: Vec<String> =
+                    reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+                println!(
+                    "{m}: {lines} lines, {agree} agree ({}), longest {longest} plies",
+                    reasons.join(", ")
+                );
+                total += lines;
+                wrong += lines - agree;
+            }
+            println!("{total} lines, {wrong} disagree");
+            Ok(if wrong == 0 {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

@@ -151,8 +151,8 @@ impl Tablebase {
         let Some(idx) = table.layout.encode_pieces(&pieces) else {
             return Ok(None);
         };
-        let byte = table.byte(side.index(), idx)?;
-        Ok(Dtm::from_byte(byte))
+        let entry = table.entry(side.index(), idx)?;
+        Ok(Dtm::from_entry(entry))
     }
 
     /// Win, draw or loss for the side to move, `None` without a table.
@@ -217,6 +217,21 @@ impl Tablebase {
         want: impl Fn(Dtm) -> bool,
         seed: u64,
     ) -> Result<Option<Position>, FormatError> {
+        self.random_position_to_move(material, Color::Red, want, seed)
+    }
+
+    /// As [`Tablebase::random_position`], with `side` (of the table's orientation: red is
+    /// the strong side) to move.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`].
+    pub fn random_position_to_move(
+        &self,
+        material: Material,
+        side: Color,
+        want: impl Fn(Dtm) -> bool,
+        seed: u64,
+    ) -> Result<Option<Position>, FormatError> {
         let material = material.canonical();
         let Some(table) = self.tables.get(&material) else {
             return Ok(None);
@@ -229,10 +244,10 @@ impl Tablebase {
             state ^= state >> 27;
             let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
             let idx = r % table.layout.size();
-            let Some(pos) = crate::stats::position_in(&table.layout, idx, Color::Red) else {
+            let Some(pos) = crate::stats::position_in(&table.layout, idx, side) else {
                 continue;
             };
-            if pos.is_attacked(pos.king_square(Color::Black), Color::Red) {
+            if pos.is_attacked(pos.king_square(side.other()), side) {
                 continue;
             }
             if let Some(v) = self.probe_dtm(&pos)? {
@@ -246,9 +261,13 @@ impl Tablebase {
 }
 
 impl Table {
-    fn byte(&self, side: usize, idx: u64) -> Result<u8, FormatError> {
+    fn entry(&self, side: usize, idx: u64) -> Result<u16, FormatError> {
         let k = (idx as usize / BLOCK) as u32;
         let at = idx as usize % BLOCK;
+        let read = |block: &[u8]| match self.file.rules {
+            Rules::Naive => u16::from(block[at]),
+            Rules::Asian => u16::from_le_bytes([block[2 * at], block[2 * at + 1]]),
+        };
         let key = (side as u8, k);
         if let Some(block) = self
             .cache
@@ -256,10 +275,10 @@ impl Table {
             .expect("no panic holds the lock")
             .get(&key)
         {
-            return Ok(block[at]);
+            return Ok(read(block));
         }
         let block = Arc::new(self.file.read_block(side, k as usize)?);
-        let value = block[at];
+        let value = read(&block);
         let mut cache = self.cache.lock().expect("no panic holds the lock");
         if cache.len() >= CACHED_BLOCKS {
             cache.clear();

@@ -63,6 +63,33 @@ pub fn set2() -> Vec<Material> {
     out
 }
 
+/// Set 3: one attacking piece on each side (车对马, 马对卒, 炮对卒, 卒对卒 …: every pair of
+/// chariot, horse, cannon and pawn), with advisors and elephants when the two sides
+/// together have at most two of them: 6 × 15 + 4 × 9 = 126 tables (a pair of equal
+/// pieces is its own mirror, so its defences count once up to colour). Captures lead
+/// into set 1 and into smaller tables of this set. These tables obey the perpetual-check
+/// rule ([`crate::Rules::Asian`]).
+pub fn set3() -> Vec<Material> {
+    let mut out = BTreeSet::new();
+    for &a in &ATTACKERS {
+        for &b in &ATTACKERS {
+            for (sa, se) in defences() {
+                for (wa, we) in defences() {
+                    if sa + se + wa + we > 2 {
+                        continue;
+                    }
+                    let m = material(
+                        &[(a, 1), (Role::Advisor, sa), (Role::Elephant, se)],
+                        &[(b, 1), (Role::Advisor, wa), (Role::Elephant, we)],
+                    );
+                    out.insert(m.canonical());
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// The endings `wanted` and every table their captures lead into, smallest first (a table
 /// comes after every table it needs).
 pub fn with_dependencies(wanted: &[Material]) -> Vec<Material> {

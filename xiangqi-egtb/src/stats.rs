@@ -17,6 +17,13 @@ pub struct SideStats {
     pub draws: u64,
     /// Lost for the side to move (mated or stalemated with best play).
     pub losses: u64,
+    /// Of the wins, those by the perpetual-check rule (0 in a naive table).
+    #[serde(default)]
+    pub wins_by_rule: u64,
+    /// Of the losses, those by the perpetual-check rule: the generation without the rule
+    /// calls each of these and of `wins_by_rule` a draw.
+    #[serde(default)]
+    pub losses_by_rule: u64,
     /// The longest mate with this side to move, in plies.
     pub longest: u16,
     /// A position with that distance.
@@ -74,16 +81,25 @@ pub(crate) fn position_in(layout: &Layout, idx: u64, side: Color) -> Option<Posi
 }
 
 /// Counts a generated table (whose invalid positions are still marked).
-pub fn table_stats(data: &TableData, rules: &str, seconds: f64, file_bytes: u64) -> TableStats {
+pub fn table_stats(data: &TableData, seconds: f64, file_bytes: u64) -> TableStats {
     let side_stats = |side: Color| {
         let mut s = SideStats::default();
         let mut longest_idx = None;
-        for (idx, &b) in data.values[side.index()].iter().enumerate() {
-            if b == INVALID {
+        for idx in 0..data.size() {
+            let e = data.entry(side, idx);
+            if e == u16::from(INVALID) {
                 continue;
             }
             s.positions += 1;
-            match Dtm::from_byte(b) {
+            match Dtm::from_entry(e) {
+                Some(Dtm::WinByRule(_)) => {
+                    s.wins += 1;
+                    s.wins_by_rule += 1;
+                }
+                Some(Dtm::LossByRule(_)) => {
+                    s.losses += 1;
+                    s.losses_by_rule += 1;
+                }
                 Some(Dtm::Win(n)) | Some(Dtm::Loss(n)) => {
                     if n % 2 == 1 {
                         s.wins += 1
@@ -99,7 +115,7 @@ pub fn table_stats(data: &TableData, rules: &str, seconds: f64, file_bytes: u64)
             }
         }
         s.longest_fen = longest_idx
-            .and_then(|i| position_of(data, i as u64, side))
+            .and_then(|i| position_of(data, i, side))
             .map(|p| p.fen());
         s
     };
@@ -109,7 +125,11 @@ pub fn table_stats(data: &TableData, rules: &str, seconds: f64, file_bytes: u64)
         index_size: data.size(),
         red: side_stats(Color::Red),
         black: side_stats(Color::Black),
-        rules: rules.to_string(),
+        rules: match data.rules() {
+            crate::format::Rules::Naive => "naive",
+            crate::format::Rules::Asian => "asian",
+        }
+        .to_string(),
         seconds,
         file_bytes,
     }

@@ -13,8 +13,9 @@ use crate::format::FormatError;
 use crate::generate::TableData;
 use crate::material::Material;
 use crate::probe::Tablebase;
+use crate::rules;
 use crate::stats::position_of;
-use crate::value::Dtm;
+use crate::value::{Dtm, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -33,41 +34,98 @@ pub struct VerifyReport {
     pub examples: Vec<String>,
 }
 
-/// The value of a position as its moves give it: `table` for moves that stay in this
-/// material, `subs` for captures.
-fn value_from_moves(
+/// What is wrong with a stored value, judged by the position's moves (`table` for moves
+/// that stay in this material, `subs` for captures); `None` when it is right.
+fn check_value(
     pos: &Position,
+    stored: Dtm,
     table: &TableData,
     subs: &Tablebase,
-) -> Result<Option<Dtm>, FormatError> {
+) -> Result<Option<String>, FormatError> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
-        return Ok(Some(Dtm::Loss(0)));
+        return Ok((stored != Dtm::Loss(0)).then(|| "no legal move: loss 0".to_string()));
     }
-    let mut best: Option<Dtm> = None;
+    // Each move's value for the mover, and whether it stays in this table.
+    let mut after_moves = Vec::with_capacity(moves.len());
     for m in moves {
         let mut after = pos.clone();
         after.make_move(m);
-        let v = if after.piece_count() == pos.piece_count() {
+        let inside = after.piece_count() == pos.piece_count();
+        let v = if inside {
             lookup(&after, table)
         } else {
             subs.probe_dtm(&after)?
         };
         let Some(v) = v else {
-            return Ok(None);
+            return Ok(Some(format!("{m} leads to a position without a value")));
         };
-        let mine = v.before();
-        if best.is_none_or(|b| mine.preference() > b.preference()) {
-            best = Some(mine);
-        }
+        after_moves.push((m, v.before(), inside));
     }
-    Ok(best)
+    let best_naive = after_moves
+        .iter()
+        .map(|&(_, v, _)| v.naive())
+        .max_by_key(|v| v.preference())
+        .expect("a move");
+    if stored.naive() != best_naive {
+        return Ok(Some(format!(
+            "from the moves without the rule {best_naive:?}"
+        )));
+    }
+    let wdl_rank = |w: Wdl| match w {
+        Wdl::Win => 2,
+        Wdl::Draw => 1,
+        Wdl::Loss => 0,
+    };
+    let best = after_moves
+        .iter()
+        .map(|&(_, v, _)| v.wdl())
+        .max_by_key(|&w| wdl_rank(w))
+        .expect("a move");
+    if stored.wdl() != best {
+        return Ok(Some(format!("from the moves {best}")));
+    }
+    let in_check = pos.is_check();
+    match stored {
+        // The winner has a move that makes progress: to a lower rank, or out of the table.
+        Dtm::WinByRule(k) => {
+            if !in_check && rules::is_core(k) {
+                return Ok(Some(
+                    "a core position with the winner to move not in check".to_string(),
+                ));
+            }
+            let progress = after_moves.iter().any(|&(_, v, inside)| match v {
+                Dtm::WinByRule(j) => !inside || j < k,
+                Dtm::Win(_) => !inside,
+                _ => false,
+            });
+            if !progress {
+                return Ok(Some(format!("no winning move to a rank below {k}")));
+            }
+        }
+        // Every move of the loser lowers the rank, except from a core position where it
+        // did not stand in check (the winner's move was no check): there its moves stay
+        // within the core of its stage.
+        Dtm::LossByRule(k) => {
+            for &(m, v, inside) in &after_moves {
+                if let (Dtm::LossByRule(j), true) = (v, inside) {
+                    let free = !in_check && rules::is_core(k);
+                    let ok = j < k || (free && j <= rules::core_ceiling(k));
+                    if !ok {
+                        return Ok(Some(format!("{m} goes to rank {j} from rank {k}")));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(None)
 }
 
 /// A position of the table's own material, looked up in memory.
 fn lookup(pos: &Position, table: &TableData) -> Option<Dtm> {
     let (pieces, side) = crate::index::table_orientation(pos, Material::of(pos));
-    Dtm::from_byte(table.byte_of_pieces(&pieces, side)?)
+    Dtm::from_entry(table.entry_of_pieces(&pieces, side)?)
 }
 
 /// Checks the positions of a table whose index is a multiple of `step` (1: every one),
@@ -106,24 +164,22 @@ pub fn verify_table(
                 continue;
             }
             checked.fetch_add(1, Relaxed);
-            let stored = Dtm::from_byte(table.byte(side, idx));
-            let expected = match value_from_moves(&pos, table, subs) {
-                Ok(v) => v,
+            let Some(stored) = Dtm::from_entry(table.entry(side, idx)) else {
+                mismatches.fetch_add(1, Relaxed);
+                return;
+            };
+            let wrong = match check_value(&pos, stored, table, subs) {
+                Ok(w) => w,
                 Err(e) => {
                     *error.lock().expect("no panic holds the lock") = Some(e);
                     return;
                 }
             };
-            if stored != expected {
+            if let Some(expected) = wrong {
                 mismatches.fetch_add(1, Relaxed);
                 let mut ex = examples.lock().expect("no panic holds the lock");
                 if ex.len() < 10 {
-                    ex.push(format!(
-                        "{}: stored {:?}, from the moves {:?}",
-                        pos.fen(),
-                        stored,
-                        expected
-                    ));
+                    ex.push(format!("{}: stored {:?}, {}", pos.fen(), stored, expected));
                 }
             }
         }

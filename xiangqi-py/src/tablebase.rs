@@ -82,11 +82,12 @@ fn endings_arg(endings: &Bound<'_, PyAny>) -> PyResult<Vec<Material>> {
 
 /// The Python value of a distance to mate: plies, positive when the side to move wins,
 /// negative when it loses, 0 for a draw.
-fn dtm_int(d: Dtm) -> i32 {
+fn dtm_int(d: Dtm) -> Option<i32> {
     match d {
-        Dtm::Win(n) => i32::from(n),
-        Dtm::Loss(n) => -i32::from(n),
-        Dtm::Draw => 0,
+        Dtm::Win(n) => Some(i32::from(n)),
+        Dtm::Loss(n) => Some(-i32::from(n)),
+        Dtm::Draw => Some(0),
+        Dtm::WinByRule(_) | Dtm::LossByRule(_) => None,
     }
 }
 
@@ -237,7 +238,7 @@ impl Tablebase {
     /// table here. A side with no legal move (mated or stalemated: lost) is also `0`, the
     /// game being over already; `probe_wdl` says `"loss"` for it.
     fn probe_dtm(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<i32>> {
-        Ok(self.dtm(py, board.pos())?.map(dtm_int))
+        Ok(self.dtm(py, board.pos())?.and_then(dtm_int))
     }
 
     /// Every legal move with its value for the side that plays it, best first (the
@@ -252,7 +253,7 @@ impl Tablebase {
             .map_err(|e| format_error(py, e))?;
         Ok(moves.map(|v| {
             v.into_iter()
-                .map(|m| (Move(m.mv), m.value.map(dtm_int)))
+                .map(|m| (Move(m.mv), m.value.and_then(dtm_int)))
                 .collect()
         }))
     }

@@ -41,8 +41,15 @@ pub(crate) fn tree_score(value: Dtm, ply: usize) -> i32 {
         Dtm::Loss(0) => -Score::MATE.0 + ply as i32,
         Dtm::Win(n) => TB_WIN.0 - (ply as i32 + n as i32).min(TB_SPAN),
         Dtm::Loss(n) => -TB_WIN.0 + (ply as i32 + n as i32).min(TB_SPAN),
+        Dtm::WinByRule(_) => RULE_WIN,
+        Dtm::LossByRule(_) => -RULE_WIN,
     }
 }
+
+/// The score of a win by the perpetual-check rule (the loser can hold only by checking
+/// for ever): a table win, below every mate a table gives (the plies to one are at most
+/// 120 + 253), since it has no distance to count.
+const RULE_WIN: i32 = TB_WIN.0 - (TB_SPAN - 10);
 
 /// The score at the root of a move whose table value for the mover is `value`: the
 /// exact mate distance.
@@ -51,6 +58,8 @@ pub(crate) fn root_score(value: Dtm) -> Score {
         Dtm::Win(n) => Score::mate_in(n as i32),
         Dtm::Loss(n) => Score::mated_in(n as i32),
         Dtm::Draw => Score::DRAW,
+        Dtm::WinByRule(_) => Score(RULE_WIN),
+        Dtm::LossByRule(_) => Score(-RULE_WIN),
     }
 }
 
@@ -73,7 +82,12 @@ pub(crate) struct RootTable {
 /// - **Drawn**: a drawing move, the table's order, except that moves which repeat a
 ///   position of the game or give check come after the others (a drawing side that
 ///   checks or repeats for ever could lose by the repetition rules).
-/// - **Lost**: the longest mate, moves that repeat a position after the others.
+/// - **Won by the perpetual-check rule** (the opponent can hold only by checking for
+///   ever): the move to the lowest rank, the table's strategy (see `xiangqi_egtb::Dtm`).
+///   A mate, where one exists, comes first.
+/// - **Lost**: a loss by the rule (the highest rank: checking on as long as the rules
+///   allow) before a mate, then the longest mate, moves that repeat a position after the
+///   others.
 ///
 /// # Errors
 /// When a table cannot be read.
@@ -120,12 +134,14 @@ pub(crate) fn root_lines(
             Dtm::Win(n) => {
                 let d = i32::from(n);
                 if any_fits {
-                    (2, mate_fits(n) as i32, -d, is_capture(m) as i32)
+                    (4, mate_fits(n) as i32, -d, is_capture(m) as i32)
                 } else {
-                    (2, is_capture(m) as i32, -d, 0)
+                    (4, is_capture(m) as i32, -d, 0)
                 }
             }
-            Dtm::Draw => (1, !repeats(m) as i32, !root.gives_check(m) as i32, 0),
+            Dtm::WinByRule(r) => (3, -i32::from(r), 0, 0),
+            Dtm::Draw => (2, !repeats(m) as i32, !root.gives_check(m) as i32, 0),
+            Dtm::LossByRule(r) => (1, i32::from(r), 0, 0),
             Dtm::Loss(d) => (0, i32::from(d), !repeats(m) as i32, 0),
         };
         std::cmp::Reverse(key)
