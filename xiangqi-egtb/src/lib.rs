@@ -22,7 +22,7 @@ pub use format::{is_usable, table_path, write_table, FormatError, Rules, BLOCK, 
 pub use generate::{generate, GenerateError, Progress, TableData, MAX_PLIES};
 pub use index::Layout;
 pub use material::{Material, MaterialError, ATTACKERS};
-pub use playout::{play_out, PlayOut};
+pub use playout::{play_out, play_out_with, Defence, PlayOut};
 pub use probe::{MoveValue, Tablebase};
 pub use sets::{set1, set2, set3, with_dependencies};
 pub use starter::{

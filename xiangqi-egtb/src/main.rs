@@ -112,6 +112,9 @@ enum Command {
         /// The first seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The losing side plays random legal moves instead of the tables' best.
+        #[arg(long)]
+        random_defence: bool,
         /// Endings (default: every table in the folder with the rule's values).
         endings: Vec<String>,
     },
@@ -358,6 +361,7 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
             dir,
             count,
             seed,
+            random_defence,
             endings,
         } => {
             let tb = Tablebase::open(&dir)?;
@@ -385,7 +389,12 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                     else {
                         continue;
                     };
-                    let Some(line) = xiangqi_egtb::play_out(&tb, &pos, 2000)? else {
+                    let defence = if random_defence {
+                        xiangqi_egtb::Defence::Random(seed + k)
+                    } else {
+                        xiangqi_egtb::Defence::Best
+                    };
+                    let Some(line) = xiangqi_egtb::play_out_with(&tb, &pos, 2000, defence)? else {
                         continue;
                     };
                     lines += 1;
@@ -432,8 +441,8 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
         }
         Command::Stats { dir } => {
             let tb = Tablebase::open(&dir)?;
-            println!("| ending | 中文 | positions (red/black to move) | red to move W/D/L | black to move W/D/L | longest mate (plies) | a position with it | s | KiB |");
-            println!("|---|---|---|---|---|---|---|---|---|");
+            println!("| ending | 中文 | positions (red/black to move) | red to move W/D/L | black to move W/D/L | by the rule: red W/L, black W/L | longest mate (plies) | a position with it | s | KiB |");
+            println!("|---|---|---|---|---|---|---|---|---|---|");
             for m in tb.materials() {
                 let json = table_path(&dir, m).with_extension("json");
                 let text = std::fs::read_to_string(&json)?;
@@ -444,7 +453,7 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                     (s.black.longest, s.black.longest_fen.clone())
                 };
                 println!(
-                    "| {} | {} | {} / {} | {}/{}/{} | {}/{}/{} | {} | `{}` | {:.1} | {} |",
+                    "| {} | {} | {} / {} | {}/{}/{} | {}/{}/{} | {}/{}, {}/{} | {} | `{}` | {:.1} | {} |",
                     s.name,
                     s.chinese,
                     s.red.positions,
@@ -455,6 +464,10 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                     s.black.wins,
                     s.black.draws,
                     s.black.losses,
+                    s.red.wins_by_rule,
+                    s.red.losses_by_rule,
+                    s.black.wins_by_rule,
+                    s.black.losses_by_rule,
                     longest,
                     fen.unwrap_or_default(),
                     s.seconds,

@@ -42,6 +42,9 @@
 //! priority-1 position, where V did not check: the repetition judge rules that C loses by
 //! perpetual check. `verify` checks exactly these local conditions on every position.
 
+// The loops run over position indices, which index several per-side arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use crate::board::{Board, Moves};
 use crate::generate::{predecessors, Captures, GenerateError, INVALID, UNKNOWN};
 use crate::index::{Layout, NO_SQUARE};

@@ -8,6 +8,25 @@
 //! that length, and every real mate of length `d` is stored as such (its mating move
 //! leads to a position whose real and so stored value is a loss in `d - 1`, and nothing
 //! shorter exists). What is left is stored as a draw exactly when no move wins.
+//!
+//! **Under the perpetual-check rule** (tables where both sides can attack) a value is
+//! *consistent* with its moves when, besides the above for the values without the rule
+//! (each rule value counted as a draw there):
+//! - its win/draw/loss is the best over its moves, the rule's values counted as wins and
+//!   losses;
+//! - a win by the rule with rank `k` has a move to a loss by the rule of rank below `k`
+//!   in the same table, or a capture into a won position;
+//! - every move of a loss by the rule of rank `k` goes to a rank below `k`, except when
+//!   the loser is not in check and `k` is a core rank: then to a rank no higher than the
+//!   top of `k`'s core (see [`crate::rules`]);
+//! - a win by the rule with a core rank has the winner in check.
+//!
+//! These make the ranks a proof: along the winner's moves to the lowest rank, every
+//! repetition stays in one core, where every move of the loser gives check and some move
+//! of the winner does not, so the repetition judge rules the loser lost; and any other
+//! play ends in a capture into a table proven the same way or in a mate. Draws are
+//! checked for consistency only: that no side can force a win by the rule from them rests
+//! on the algorithm (and is compared with FelicityEgtb and played out in the tests).
 
 use crate::format::FormatError;
 use crate::generate::TableData;
@@ -193,4 +212,48 @@ pub fn verify_table(
         mismatches: mismatches.into_inner(),
         examples: examples.into_inner().expect("no panic holds the lock"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{RULE_FLAG, RULE_WIN};
+
+    /// Tampering with one rule entry makes verification fail: the check can fail.
+    #[test]
+    fn a_wrong_rank_or_a_made_up_rule_win_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let m: Material = "krkn".parse().unwrap();
+        crate::generate_into(dir.path(), &[m], false, &mut |_| {}).unwrap();
+        let tb = Tablebase::open(dir.path()).unwrap();
+        let good = TableData::load(&crate::table_path(dir.path(), m)).unwrap();
+        assert_eq!(verify_table(&good, &tb, 1).unwrap().mismatches, 0);
+        let find = |want: fn(u16) -> bool, side: Color| {
+            (0..good.size())
+                .find(|&i| {
+                    want(good.entry(side, i))
+                        && position_of(&good, i, side).is_some_and(|p| {
+                            let us = p.side_to_move();
+                            !p.is_attacked(p.king_square(us.other()), us)
+                        })
+                })
+                .expect("such an entry")
+        };
+        let win = find(
+            |e| e & (RULE_FLAG | RULE_WIN) == RULE_FLAG | RULE_WIN,
+            Color::Red,
+        );
+        let draw = find(|e| e == 0, Color::Red);
+        for (idx, entry) in [
+            // A win by the rule at rank 0: no move can lower it.
+            (win, RULE_FLAG | RULE_WIN),
+            // A draw made a win by the rule.
+            (draw, RULE_FLAG | RULE_WIN | 700),
+        ] {
+            let mut bad = good.clone();
+            bad.ruled.as_mut().unwrap()[Color::Red.index()][idx as usize] = entry;
+            let r = verify_table(&bad, &tb, 1).unwrap();
+            assert!(r.mismatches >= 1, "{entry:#x} at {idx} passed");
+        }
+    }
 }

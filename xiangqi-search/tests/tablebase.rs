@@ -1,5 +1,5 @@
 //! The search with endgame tablebases, against the tables themselves: tables generated
-//! into a temporary folder (krka, knka, kpkaa, krkaa and what they need: well under a
+//! into a temporary folder (krka, knka, kpkaa, krkaa, krkn and what they need: about a
 //! second), positions drawn from them by value.
 
 use std::sync::{Arc, OnceLock};
@@ -12,7 +12,7 @@ fn tables() -> &'static (tempfile::TempDir, Arc<Tablebase>) {
     static TABLES: OnceLock<(tempfile::TempDir, Arc<Tablebase>)> = OnceLock::new();
     TABLES.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let endings: Vec<Material> = ["krka", "knka", "kpkaa", "krkaa"]
+        let endings: Vec<Material> = ["krka", "knka", "kpkaa", "krkaa", "krkn"]
             .iter()
             .map(|n| n.parse().unwrap())
             .collect();
@@ -217,6 +217,7 @@ fn multipv_at_a_table_root_gives_the_table_order() {
             Dtm::Win(n) => Score::mate_in(n as i32),
             Dtm::Loss(n) => Score::mated_in(n as i32),
             Dtm::Draw => Score::DRAW,
+            other => panic!("krka has no value by the rule: {other:?}"),
         };
         assert_eq!(info.score, expected);
     }
@@ -306,4 +307,46 @@ fn the_search_without_tables_finds_every_short_mate_at_the_tables_distance() {
         misses.len(),
         misses.join("\n")
     );
+}
+
+#[test]
+fn a_win_by_the_perpetual_check_rule_is_played_to_its_end() {
+    // 车对马: black's horse can hold only by checking for ever. The engine (red) plays the
+    // table's moves; black defends with the table's best (it checks on while it may).
+    // The game's repetition judge must end it with black's loss by perpetual check.
+    let m = material("krkn");
+    for seed in 0..6 {
+        let pos = tb()
+            .random_position(m, |d| matches!(d, Dtm::WinByRule(_)), seed)
+            .unwrap()
+            .expect("krkn has wins by the rule");
+        let mut s = with_tables();
+        let mut game = Game::new(pos.clone());
+        let mut plies = 0;
+        while game.outcome(xiangqi_core::RuleSet::Asian).is_none() {
+            assert!(plies < 200, "{}: no end", pos.fen());
+            let mv = if game.position().side_to_move() == xiangqi_core::Color::Red {
+                let (r, infos) = search(&mut s, &game, depth(6));
+                let last = infos.last().unwrap();
+                assert!(
+                    last.score.0 >= TB_WIN_BOUND.0,
+                    "{}: {:?}",
+                    pos.fen(),
+                    last.score
+                );
+                r.best_move.unwrap()
+            } else {
+                tb().best_move(game.position()).unwrap().unwrap().0
+            };
+            game.play(mv).unwrap();
+            plies += 1;
+        }
+        let end = game.outcome(xiangqi_core::RuleSet::Asian).unwrap();
+        assert_eq!(
+            end.winner,
+            Some(xiangqi_core::Color::Red),
+            "{}: {end}",
+            pos.fen()
+        );
+    }
 }
