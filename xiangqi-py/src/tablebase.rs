@@ -4,14 +4,17 @@
 //! Values are ints from the side to move's point of view, as python-chess's Gaviota and
 //! Syzygy probes give them: `probe_dtm` is the distance to mate in plies, positive when the
 //! side to move wins, negative when it loses, `0` for a draw (and for a side with no legal
-//! move, mated or stalemated now: `probe_wdl` says `"loss"` there). Opening, generating and
-//! `random_position` release the GIL.
+//! move, mated or stalemated now: `probe_wdl` says `"loss"` there). A win or loss by the
+//! perpetual-check rule (tables where both sides have an attacking piece) has no distance:
+//! `probe_dtm` says `None` for it, and `probe` (a dict with `by_rule`) tells it apart from
+//! a missing table. Opening, generating and `random_position` release the GIL.
 
 use crate::board::Board;
 use crate::errors::TablebaseError;
 use crate::moves::Move;
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
 use xiangqi_core::{Game, Position};
 use xiangqi_egtb::{BatchError, Dtm, FormatError, Material, Wdl};
@@ -81,7 +84,8 @@ fn endings_arg(endings: &Bound<'_, PyAny>) -> PyResult<Vec<Material>> {
 }
 
 /// The Python value of a distance to mate: plies, positive when the side to move wins,
-/// negative when it loses, 0 for a draw.
+/// negative when it loses, 0 for a draw; `None` for a value by the perpetual-check rule,
+/// which has no distance.
 fn dtm_int(d: Dtm) -> Option<i32> {
     match d {
         Dtm::Win(n) => Some(i32::from(n)),
@@ -93,6 +97,20 @@ fn dtm_int(d: Dtm) -> Option<i32> {
 
 /// A move with its value for the mover, as `moves` lists them.
 type MoveValue = (Move, Option<i32>);
+
+/// A move with its value for the mover as a dict (`None` without a table), as
+/// `probe_moves` lists them.
+type MoveValueDict<'py> = (Move, Option<Bound<'py, PyDict>>);
+
+/// A value as `probe` gives it: `{"result": "win", "plies": 13, "by_rule": False}`, with
+/// `plies` `None` for a draw and for a value by the perpetual-check rule.
+fn value_dict(py: Python<'_>, d: Dtm) -> PyResult<Bound<'_, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("result", wdl_name(d.wdl()))?;
+    dict.set_item("plies", d.plies())?;
+    dict.set_item("by_rule", d.is_by_rule())?;
+    Ok(dict)
+}
 
 fn wdl_name(w: Wdl) -> &'static str {
     match w {
@@ -111,8 +129,12 @@ fn wdl_name(w: Wdl) -> &'static str {
 /// small files, seconds of work); `Tablebase(path)` opens the tables in `path` as they are.
 /// `Tablebase.generate(endings, path)` makes more.
 ///
-/// The tables know nothing of repetitions or the 60-move rule: a value is what best play
-/// from the position reaches, whatever the board's history.
+/// A value is what best play from the position reaches, whatever the board's history (the
+/// tables know nothing of the 60-move rule). Where both sides have an attacking piece
+/// (`"krkn"`, 车对马), the tables follow the Asian perpetual-check rule: a side that can
+/// hold only by checking for ever loses, a win or loss *by the rule* without a distance to
+/// mate (`probe` says `by_rule`); elsewhere nobody can give perpetual check and an endless
+/// line is a draw.
 #[pyclass(module = "xiangqi", frozen)]
 pub struct Tablebase {
     tb: xiangqi_egtb::Tablebase,
@@ -226,8 +248,9 @@ impl Tablebase {
     }
 
     /// `"win"`, `"draw"` or `"loss"` for the side to move (a side without a legal move has
-    /// lost: `"loss"`), or `None` when the ending has no table here. Positions where neither
-    /// side has an attacking piece are draws without a table.
+    /// lost: `"loss"`; a win or loss by the perpetual-check rule is a `"win"` or `"loss"`
+    /// too), or `None` when the ending has no table here. Positions where neither side has
+    /// an attacking piece are draws without a table.
     fn probe_wdl(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<&'static str>> {
         Ok(self.dtm(py, board.pos())?.map(|d| wdl_name(d.wdl())))
     }
@@ -236,16 +259,34 @@ impl Tablebase {
     /// to move: positive when it wins (odd: `1` mates at once), negative when it loses
     /// (even: `-2` is mated after any move), `0` for a draw; `None` when the ending has no
     /// table here. A side with no legal move (mated or stalemated: lost) is also `0`, the
-    /// game being over already; `probe_wdl` says `"loss"` for it.
+    /// game being over already; `probe_wdl` says `"loss"` for it. A win or loss by the
+    /// perpetual-check rule has no distance to mate: `None` too, which `probe` and
+    /// `probe_wdl` tell apart from a missing table.
     fn probe_dtm(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<i32>> {
         Ok(self.dtm(py, board.pos())?.and_then(dtm_int))
     }
 
+    /// The table's value for the side to move as a dict: `{"result": "win", "plies": 13,
+    /// "by_rule": False}`; `result` as `probe_wdl` says it, `plies` as `probe_dtm` counts it
+    /// but unsigned (`None` for a draw and for a value by the rule), `by_rule` `True` for a
+    /// win or loss by the perpetual-check rule. `None` when the ending has no table here.
+    fn probe<'py>(
+        &self,
+        py: Python<'py>,
+        board: PyRef<'_, Board>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.dtm(py, board.pos())?
+            .map(|d| value_dict(py, d))
+            .transpose()
+    }
+
     /// Every legal move with its value for the side that plays it, best first (the
-    /// quickest mate, then draws, then the slowest loss): `(Move, dtm)` with `dtm` as
-    /// `probe_dtm` counts it from the mover's side before the move (`1` mates at once, `-4`:
-    /// mated in 4 plies from here), or `None` for a move into an ending without a table.
-    /// `None` when the position has no table; `[]` when it has no legal move.
+    /// quickest mate, then wins by the perpetual-check rule, draws, losses by the rule, then
+    /// the slowest loss): `(Move, dtm)` with `dtm` as `probe_dtm` counts it from the mover's
+    /// side before the move (`1` mates at once, `-4`: mated in 4 plies from here), or `None`
+    /// for a move into an ending without a table and for a value by the rule (no distance:
+    /// `probe_moves` tells them apart). `None` when the position has no table; `[]` when it
+    /// has no legal move.
     fn moves(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<Vec<MoveValue>>> {
         let moves = self
             .tb
@@ -258,8 +299,33 @@ impl Tablebase {
         }))
     }
 
-    /// The best move by the table: the quickest mate when winning, a move that keeps the
-    /// draw when drawn, the slowest mate when losing; `None` without a table or a legal move.
+    /// Every legal move with its value for the side that plays it, best first as `moves`
+    /// orders them: `(Move, value)` with `value` a dict as `probe` gives it, from the
+    /// mover's side before the move (`{"result": "win", "plies": 1, "by_rule": False}` mates
+    /// at once), or `None` for a move into an ending without a table. `None` when the
+    /// position has no table; `[]` when it has no legal move.
+    fn probe_moves<'py>(
+        &self,
+        py: Python<'py>,
+        board: PyRef<'_, Board>,
+    ) -> PyResult<Option<Vec<MoveValueDict<'py>>>> {
+        let moves = self
+            .tb
+            .probe_moves(board.pos())
+            .map_err(|e| format_error(py, e))?;
+        moves
+            .map(|v| {
+                v.into_iter()
+                    .map(|m| Ok((Move(m.mv), m.value.map(|d| value_dict(py, d)).transpose()?)))
+                    .collect()
+            })
+            .transpose()
+    }
+
+    /// The best move by the table: the quickest mate when winning, else the table's move
+    /// toward a win by the perpetual-check rule, a move that keeps the draw when drawn, the
+    /// longest resistance when losing (checking for as long as it may against a win by the
+    /// rule, the slowest mate otherwise); `None` without a table or a legal move.
     fn best_move(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<Move>> {
         let best = self
             .tb
@@ -271,8 +337,10 @@ impl Tablebase {
     /// A random position of `ending` (strong side red, red to move) that is a `result`
     /// (`"win"`, `"draw"` or `"loss"` for red; `None` for any) at least `min_plies` from mate,
     /// the same for the same `seed`; `None` when the ending has no table here or no such
-    /// position turned up in 200,000 tries.
-    #[pyo3(signature = (ending, result = Some("win"), seed = 0, *, min_plies = 0))]
+    /// position turned up in 200,000 tries. A win or loss by the perpetual-check rule counts
+    /// as a `"win"` or `"loss"` with no distance (only with `min_plies` 0); `by_rule` `True`
+    /// asks for values by the rule only, `False` for the others only, `None` for either.
+    #[pyo3(signature = (ending, result = Some("win"), seed = 0, *, min_plies = 0, by_rule = None))]
     fn random_position(
         &self,
         py: Python<'_>,
@@ -280,6 +348,7 @@ impl Tablebase {
         result: Option<&str>,
         seed: u64,
         min_plies: u16,
+        by_rule: Option<bool>,
     ) -> PyResult<Option<Board>> {
         let material = material_arg(ending)?;
         let want = match result {
@@ -298,8 +367,17 @@ impl Tablebase {
                 "a draw has no distance to mate: min_plies must be 0",
             ));
         }
-        let fits =
-            |d: Dtm| want.is_none_or(|w| d.wdl() == w) && d.plies().unwrap_or(0) >= min_plies;
+        if by_rule == Some(true) && (want == Some(Wdl::Draw) || min_plies > 0) {
+            return Err(crate::errors::value_error(
+                "a value by the perpetual-check rule is a win or a loss without a distance: \
+                 by_rule=True needs a result other than \"draw\" and min_plies 0",
+            ));
+        }
+        let fits = |d: Dtm| {
+            want.is_none_or(|w| d.wdl() == w)
+                && d.plies().unwrap_or(0) >= min_plies
+                && by_rule.is_none_or(|b| d.is_by_rule() == b)
+        };
         let pos = py
             .detach(|| self.tb.random_position(material, fits, seed))
             .map_err(|e| format_error(py, e))?;

@@ -39,6 +39,27 @@ def tb(folder):
     return xiangqi.Tablebase(folder)
 
 
+@pytest.fixture(scope="module")
+def rule_tb(tmp_path_factory):
+    """Chariot against horse (车对马, with krk and knk): both sides have an attacking
+    piece, so the table follows the perpetual-check rule and values some positions by it.
+    Well under a second."""
+    return xiangqi.Tablebase.generate("krkn", tmp_path_factory.mktemp("egtb-rule"))
+
+
+def rule_value(result):
+    return {"result": result, "plies": None, "by_rule": True}
+
+
+def preference(value):
+    """The order of `moves`: quicker mates, wins by the rule, draws, losses by the rule,
+    slower mates (ranks within the rule values are not given)."""
+    if value["by_rule"]:
+        return 1 if value["result"] == "win" else -1
+    return {"win": 1000 - (value["plies"] or 0), "draw": 0, "loss": -1000 + (value["plies"] or 0)}[
+        value["result"]]
+
+
 def swap_colours(fen):
     """The same position with the colours swapped: the board turned round (ranks and files
     reversed), the case of every piece swapped, the other side to move."""
@@ -91,6 +112,7 @@ def test_mate_in_one(tb):
     board = xiangqi.Board(MATE_IN_ONE)
     assert tb.probe_wdl(board) == "win"
     assert tb.probe_dtm(board) == 1
+    assert tb.probe(board) == {"result": "win", "plies": 1, "by_rule": False}
     mate = xiangqi.Move.from_uci("a1d1")
     assert tb.best_move(board) == mate
     moves = tb.moves(board)
@@ -102,7 +124,8 @@ def test_mate_in_one(tb):
     # Mated: a loss at distance 0, nothing to play, and Fairy-Stockfish agrees.
     assert tb.probe_wdl(board) == "loss"
     assert tb.probe_dtm(board) == 0
-    assert tb.moves(board) == []
+    assert tb.probe(board) == {"result": "loss", "plies": 0, "by_rule": False}
+    assert tb.moves(board) == [] and tb.probe_moves(board) == []
     assert tb.best_move(board) is None
     assert pyffish_mated(board.fen()) and cchess_no_moves(board.fen())
 
@@ -119,6 +142,7 @@ def test_colours_swapped_and_mirrored_agree(tb):
 def test_the_defender_takes_the_attacker(tb):
     board = xiangqi.Board(KING_TAKES)
     assert tb.probe_wdl(board) == "draw" and tb.probe_dtm(board) == 0
+    assert tb.probe(board) == {"result": "draw", "plies": None, "by_rule": False}
     assert tb.best_move(board) == xiangqi.Move.from_uci("e9e8")
     values = dict(tb.moves(board))
     assert values[xiangqi.Move.from_uci("e9e8")] == 0
@@ -140,7 +164,9 @@ def test_no_table_gives_none(tb):
     for board in [xiangqi.Board(), xiangqi.Board("3k5/9/5a3/9/9/9/9/9/R8/2C1K4 w - - 0 1")]:
         assert tb.probe_wdl(board) is None
         assert tb.probe_dtm(board) is None
+        assert tb.probe(board) is None
         assert tb.moves(board) is None
+        assert tb.probe_moves(board) is None
         assert tb.best_move(board) is None
     assert tb.random_position("kckaa") is None
 
@@ -184,6 +210,13 @@ def test_move_values_agree_with_the_positions_they_lead_to(tb):
             values = [v for _, v in moves]
             # A position is worth its best move.
             assert tb.probe_dtm(board) == values[0]
+            # probe_moves gives the same moves with the same values, as dicts.
+            detailed = tb.probe_moves(board)
+            assert [m for m, _ in detailed] == [m for m, _ in moves]
+            assert detailed[0][1] == tb.probe(board)
+            for (_, v), (_, d) in zip(moves, detailed):
+                assert not d["by_rule"]
+                assert v == {"win": d["plies"], "draw": 0, "loss": -(d["plies"] or 0)}[d["result"]]
             for move, value in moves:
                 after = board.copy()
                 after.push(move)
@@ -236,6 +269,76 @@ def test_random_position(tb):
         tb.random_position("krka", "draw", min_plies=3)
     with pytest.raises(xiangqi.TablebaseError):
         tb.random_position("krkx")
+    # No side can give perpetual check with one attacker: no value by the rule here.
+    assert tb.random_position("krka", "win", 0, by_rule=True) is None
+    assert tb.probe(tb.random_position("krka", "win", 0, by_rule=False))["by_rule"] is False
+    for bad in [dict(result="draw"), dict(min_plies=3)]:
+        with pytest.raises(ValueError):
+            tb.random_position("krka", seed=0, by_rule=True, **bad)
+
+
+def test_values_by_the_perpetual_check_rule(rule_tb):
+    """In 车对马 red wins many positions only by the rule (black can hold only by checking
+    with its horse for ever): a win without a distance, which `probe` tells apart from a
+    missing table, the moves valued the same way, and the table's best moves for both sides
+    played out under the Asian rules end in red's win."""
+    tb = rule_tb
+    assert {"krkn", "krk", "knk"} <= set(tb.materials)
+    rule_moves = 0
+    violations = set()
+    for seed in range(3):
+        board = tb.random_position("krkn", "win", seed, by_rule=True)
+        assert board is not None and board.turn == xiangqi.RED, seed
+        assert tb.probe(board) == rule_value("win")
+        assert tb.probe_wdl(board) == "win"
+        assert tb.probe_dtm(board) is None           # no distance, but a table
+        moves, detailed = tb.moves(board), tb.probe_moves(board)
+        assert [m for m, _ in detailed] == [m for m, _ in moves]
+        assert sorted(m for m, _ in moves) == sorted(board.legal_moves())
+        # Best first, the best worth the position; no mate in a position won by the rule.
+        best = tb.best_move(board)
+        assert detailed[0] == (best, rule_value("win"))
+        assert [preference(v) for _, v in detailed] == sorted(
+            (preference(v) for _, v in detailed), reverse=True)
+        assert not any(v["result"] == "win" and not v["by_rule"] for _, v in detailed)
+        for (move, dtm), (_, value) in zip(moves, detailed):
+            # moves() keeps its ints: a value by the rule is None there.
+            if value["by_rule"]:
+                assert dtm is None
+                rule_moves += 1
+            else:
+                assert dtm == {"win": value["plies"], "draw": 0,
+                               "loss": -(value["plies"] or 0)}[value["result"]]
+            # Each value is the flip of the position the move leads to, the rule kept.
+            after = board.copy()
+            after.push(move)
+            then = tb.probe(after)
+            assert then["by_rule"] == value["by_rule"], (board.fen(), move)
+            assert then["result"] == {"win": "loss", "draw": "draw", "loss": "win"}[value["result"]]
+            assert value["plies"] == (None if then["plies"] is None else then["plies"] + 1)
+        # After the best move black, to move, loses by the rule.
+        after = board.copy()
+        after.push(best)
+        assert tb.probe(after) == rule_value("loss")
+        assert tb.probe_wdl(after) == "loss" and tb.probe_dtm(after) is None
+        assert tb.probe_moves(after)[0][1] == rule_value("loss")
+        # The table's moves for both sides, under the Asian rules: red wins (black loses by
+        # perpetual check, or is mated after a capture that leaves it no defence).
+        game = board.copy()
+        for _ in range(1000):
+            if game.outcome() is not None:
+                break
+            game.push(tb.best_move(game))
+        outcome = game.outcome()
+        assert outcome is not None and outcome.winner == xiangqi.RED, (board.fen(), outcome)
+        violations.add(outcome.violation)
+    assert rule_moves >= 3
+    assert "perpetual_check" in violations
+    # The same table's wins by mate keep their distance.
+    mate = tb.random_position("krkn", "win", 1, by_rule=False, min_plies=3)
+    value = tb.probe(mate)
+    assert value["result"] == "win" and not value["by_rule"] and value["plies"] >= 3
+    assert tb.probe_dtm(mate) == value["plies"]
 
 
 def test_missing_folder(tmp_path):

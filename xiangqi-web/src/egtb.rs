@@ -387,8 +387,12 @@ struct MoveValueView {
     /// `win`, `draw` or `loss` for the mover; `null` when the move leads into an ending
     /// without a table.
     result: Option<Wdl>,
-    /// Plies to mate with best play after this move is counted; `null` for a draw.
+    /// Plies to mate with best play after this move is counted; `null` for a draw and for
+    /// a value by the perpetual-check rule.
     plies: Option<u16>,
+    /// Whether the win or loss is by the perpetual-check rule (the loser can hold only by
+    /// checking for ever) rather than by mate: it has no distance.
+    by_rule: bool,
 }
 
 /// The `/api/v1/egtb` answer.
@@ -405,15 +409,25 @@ struct ProbeAnswer {
     name_en: String,
     /// For the side to move.
     result: Option<Wdl>,
+    /// Plies to mate with best play; `null` for a draw and for a value by the rule.
     plies: Option<u16>,
-    /// Every legal move with its value, best first (quickest win, draws, slowest loss).
+    /// Whether `result` is by the perpetual-check rule rather than by mate.
+    by_rule: bool,
+    /// Every legal move with its value, best first (quickest mate, wins by the rule, draws,
+    /// losses by the rule, slowest mate).
     moves: Vec<MoveValueView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     generating: Option<Generating>,
 }
 
-fn split(dtm: Option<Dtm>) -> (Option<Wdl>, Option<u16>) {
-    (dtm.map(Dtm::wdl), dtm.and_then(Dtm::plies))
+/// A value's result, its distance to mate (none for a draw or a value by the rule) and
+/// whether it is by the perpetual-check rule.
+fn split(dtm: Option<Dtm>) -> (Option<Wdl>, Option<u16>, bool) {
+    (
+        dtm.map(Dtm::wdl),
+        dtm.and_then(Dtm::plies),
+        dtm.is_some_and(Dtm::is_by_rule),
+    )
 }
 
 async fn probe(
@@ -432,6 +446,7 @@ async fn probe(
         name_en: english_name(material),
         result: None,
         plies: None,
+        by_rule: false,
         moves: Vec::new(),
         generating: None,
     };
@@ -470,16 +485,17 @@ async fn probe(
         answer.status = "no_value";
         return Ok(Json(answer));
     };
-    (answer.result, answer.plies) = split(Some(value));
+    (answer.result, answer.plies, answer.by_rule) = split(Some(value));
     answer.moves = moves
         .unwrap_or_default()
         .into_iter()
         .map(|m| {
-            let (result, plies) = split(m.value);
+            let (result, plies, by_rule) = split(m.value);
             MoveValueView {
                 mv: MoveView::new(&pos, m.mv),
                 result,
                 plies,
+                by_rule,
             }
         })
         .collect();

@@ -181,7 +181,7 @@ function renderMoves() {
     if (i + 1 > state.cursor) span.classList.add('future');
     if (recordMovesAt(path, i).length > 1) span.classList.add('branch');
     const mark = state.trainer?.marks[i + 1];
-    if (mark && mark !== 'best') span.classList.add(`tb-${mark}`);
+    if (mark && mark !== 'best' && mark !== 'ruleKept') span.classList.add(`tb-${mark}`);
     span.addEventListener('click', () => goTo(i + 1));
     items[k].appendChild(span);
   });
@@ -378,10 +378,12 @@ function redo() {
 
 // ---- Endgame tables and the trainer ---------------------------------------------------------
 
-/** "win in 7 plies", "draw", "loss in 6 plies" in the page's language. */
-function valueText(result, plies) {
+/** "win in 7 plies", "draw", "loss in 6 plies", "win by the perpetual-check rule" in the
+ * page's language. A value by the rule (`byRule`) has no distance. */
+function valueText(result, plies, byRule = false) {
   if (result === 'draw') return t('tbDraw');
   if (result !== 'win' && result !== 'loss') return '?';
+  if (byRule) return t(result === 'win' ? 'winByRule' : 'lossByRule');
   const text = t(result === 'win' ? 'winIn' : 'lossIn', { n: plies });
   return plies === 1 ? text.replace('1 plies', '1 ply') : text;
 }
@@ -407,22 +409,24 @@ function renderEgtb() {
   }
   verdict.dataset.result = a.result;
   verdict.dataset.plies = a.plies ?? '';
+  verdict.dataset.byRule = a.by_rule ? 'true' : '';
   const colon = getLang() === 'zh' ? '：' : ': ';
-  verdict.textContent = `${t(a.side_to_move === 'red' ? 'redToMove' : 'blackToMove')}${colon}${valueText(a.result, a.plies)}`;
+  verdict.textContent = `${t(a.side_to_move === 'red' ? 'redToMove' : 'blackToMove')}${colon}${valueText(a.result, a.plies, a.by_rule)}`;
   // The trainer shows the moves' values only when asked: they give the answer away.
   $('egtb-show-label').hidden = !state.trainer;
   if (state.trainer && !$('egtb-show').checked) return;
   const movable = !state.shown.outcome && human(state.shown.side_to_move) && !(state.cursor === state.line.length && gameOver());
   for (const m of a.moves) {
     const b = document.createElement('button');
-    b.className = `tb-move ${m.result || ''}`;
+    b.className = `tb-move ${m.result || ''}${m.by_rule ? ' rule' : ''}`;
     b.dataset.iccs = m.move.iccs;
     b.dataset.result = m.result || '';
     b.dataset.plies = m.plies ?? '';
+    b.dataset.byRule = m.by_rule ? 'true' : '';
     b.disabled = !movable;
     const val = document.createElement('span');
     val.className = 'val';
-    val.textContent = valueText(m.result, m.plies);
+    val.textContent = valueText(m.result, m.plies, m.by_rule);
     b.append(moveText(m.move), val);
     b.addEventListener('click', () => play(m.move.iccs));
     host.appendChild(b);
@@ -433,7 +437,9 @@ function renderEgtb() {
 const pieces = (fen) => (fen.split(' ')[0].match(/[a-z]/gi) || []).length;
 
 /** In the trainer, what the player's move `iccs` did to the win: kept it at best speed,
- * kept it slower, or threw it away (a draw or a loss now). */
+ * kept it slower, kept it only by the perpetual-check rule (`rule`: no mate any more; once
+ * there, `ruleKept` for each move that keeps that win), or threw it away (a draw or a loss
+ * now). The result decides first; distances are compared only between mates. */
 function judge(iccs) {
   const a = state.egtb;
   if (!a || a.status !== 'ok' || a.result !== 'win' || a.side_to_move !== 'red') return;
@@ -441,10 +447,11 @@ function judge(iccs) {
   if (!mv) return;
   let kind = 'best';
   if (mv.result !== 'win') kind = mv.result === 'draw' ? 'draw' : 'loss';
-  else if (mv.plies > a.plies) kind = 'slower';
+  else if (mv.by_rule) kind = a.by_rule ? 'ruleKept' : 'rule';
+  else if (!a.by_rule && mv.plies > a.plies) kind = 'slower';
   for (const p of Object.keys(state.trainer.marks)) if (Number(p) > state.cursor) delete state.trainer.marks[p];
   state.trainer.marks[state.cursor + 1] = kind;
-  state.trainer.last = { kind, move: mv, best: a.moves[0], plies: a.plies };
+  state.trainer.last = { kind, move: mv, best: a.moves[0], plies: a.plies, byRule: a.by_rule };
 }
 
 /** The trainer's word on the last move, or on the mate. */
@@ -460,11 +467,15 @@ function renderTrainer() {
   const last = tr.last;
   const end = state.end?.outcome;
   if (end && state.cursor === state.line.length && end.winner === 'red') {
-    box.dataset.verdict = Object.values(tr.marks).some((k) => k !== 'best') ? 'slower' : 'best';
-    box.textContent = t('trainerMated', { k: state.line.length, n: tr.plies });
+    // Mated or stalemated (both lose in xiangqi), or black lost by checking for ever.
+    const byRule = end.reason !== 'checkmate' && end.reason !== 'stalemate';
+    box.dataset.verdict = byRule ? 'rule' : Object.values(tr.marks).some((k) => k !== 'best') ? 'slower' : 'best';
+    box.textContent = t(byRule ? 'trainerRuleWon' : 'trainerMated', { k: state.line.length, n: tr.plies });
   } else if (last) {
     box.dataset.verdict = last.kind;
-    const key = { best: 'trainerBest', slower: 'trainerSlower', draw: 'trainerDraw', loss: 'trainerLoss' }[last.kind];
+    const key = last.byRule
+      ? { ruleKept: 'trainerRuleKept', draw: 'trainerRuleDraw', loss: 'trainerRuleLoss' }[last.kind] ?? 'trainerRuleKept'
+      : { best: 'trainerBest', slower: 'trainerSlower', rule: 'trainerRule', draw: 'trainerDraw', loss: 'trainerLoss' }[last.kind];
     box.textContent = t(key, { m: moveText(last.move.move), b: moveText(last.best.move), n: last.plies, k: last.move.plies });
   } else {
     box.dataset.verdict = 'start';

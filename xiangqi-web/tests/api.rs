@@ -1122,8 +1122,8 @@ async fn egtb_a_mate_in_one() {
     assert_eq!(body["name_en"], "chariot vs one advisor");
     assert_eq!(body["side_to_move"], "red");
     assert_eq!(
-        (&body["result"], &body["plies"]),
-        (&json!("win"), &json!(1))
+        (&body["result"], &body["plies"], &body["by_rule"]),
+        (&json!("win"), &json!(1), &json!(false))
     );
     let moves = body["moves"].as_array().unwrap();
     let best = &moves[0];
@@ -1210,6 +1210,8 @@ async fn egtb_move_values_are_consistent() {
                         other => other,
                     };
                     assert_eq!(mv["result"], flipped, "{iccs} in {}", pos.fen());
+                    // No rule values in tables of one attacking side.
+                    assert_eq!(mv["by_rule"], false, "{iccs} in {}", pos.fen());
                     assert_eq!(
                         mv["plies"],
                         next["plies"].as_u64().map_or(Value::Null, |n| json!(n + 1)),
@@ -1229,6 +1231,83 @@ async fn egtb_move_values_are_consistent() {
         }
     }
     assert!(checked > 100, "{checked} moves checked");
+}
+
+/// 车对马 (krkn): both sides have an attacking piece, so the table values some positions by
+/// the perpetual-check rule. The answer says so (`by_rule`) with no distance (`plies`
+/// null), for the position and for each move, every move as the table values it, best
+/// first; a win by mate in the same table is no rule value.
+#[tokio::test]
+async fn egtb_values_by_the_perpetual_check_rule() {
+    use xiangqi_core::Color;
+    use xiangqi_egtb::Dtm;
+    let base = common::start(common::rule_egtb_config());
+    let tb = xiangqi_egtb::Tablebase::open(common::rule_egtb_dir()).unwrap();
+    let krkn: xiangqi_egtb::Material = "krkn".parse().unwrap();
+    let result_name = |d: Dtm| match d.wdl() {
+        xiangqi_egtb::Wdl::Win => "win",
+        xiangqi_egtb::Wdl::Draw => "draw",
+        xiangqi_egtb::Wdl::Loss => "loss",
+    };
+    let mut rule_moves = 0;
+    for (side, result) in [(Color::Red, "win"), (Color::Black, "loss")] {
+        for seed in 0..3 {
+            let pos = tb
+                .random_position_to_move(krkn, side, Dtm::is_by_rule, seed)
+                .unwrap()
+                .expect("a position of krkn valued by the rule");
+            let (status, body) = egtb(&base, &pos.fen()).await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(
+                (&body["status"], &body["material"], &body["name"]),
+                (&json!("ok"), &json!("krkn"), &json!("车对马")),
+                "{body}"
+            );
+            assert_eq!(body["result"], result, "{body}");
+            assert_eq!(body["by_rule"], true, "{body}");
+            assert_eq!(body["plies"], Value::Null, "{body}");
+            let moves = body["moves"].as_array().unwrap();
+            let table = tb.probe_moves(&pos).unwrap().expect("the table's moves");
+            assert_eq!(moves.len(), table.len());
+            assert!(!moves.is_empty(), "{body}");
+            assert_eq!(
+                (
+                    &moves[0]["result"],
+                    &moves[0]["by_rule"],
+                    &moves[0]["plies"]
+                ),
+                (&body["result"], &body["by_rule"], &body["plies"]),
+                "the best move has the position's value: {body}"
+            );
+            for (mv, expected) in moves.iter().zip(&table) {
+                let value = expected.value.expect("krkn leads only into tables");
+                assert_eq!(mv["move"]["iccs"], expected.mv.to_string(), "{body}");
+                assert_eq!(mv["result"], result_name(value), "{mv}");
+                assert_eq!(mv["by_rule"], value.is_by_rule(), "{mv}");
+                assert_eq!(mv["plies"], json!(value.plies()), "{mv}");
+                if value.is_by_rule() {
+                    assert!(mv["plies"].is_null(), "{mv}");
+                    rule_moves += 1;
+                }
+            }
+            assert!(table
+                .windows(2)
+                .all(|w| w[0].value.map(Dtm::preference) >= w[1].value.map(Dtm::preference)));
+        }
+    }
+    assert!(rule_moves >= 6, "{rule_moves} moves valued by the rule");
+    // A win by mate in the same table: a distance, and not by the rule.
+    let mate = tb
+        .random_position(krkn, |d| matches!(d, Dtm::Win(_)), 1)
+        .unwrap()
+        .expect("a position of krkn won by mate");
+    let (_, body) = egtb(&base, &mate.fen()).await;
+    assert_eq!(
+        (&body["result"], &body["by_rule"]),
+        (&json!("win"), &json!(false)),
+        "{body}"
+    );
+    assert!(body["plies"].as_u64().is_some_and(|n| n % 2 == 1), "{body}");
 }
 
 #[tokio::test]

@@ -2,7 +2,9 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import (
+    Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union,
+)
 
 __version__: str
 RED: bool
@@ -205,6 +207,13 @@ class Engine:
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
 
+# A tablebase value as `Tablebase.probe` gives it: `plies` is None for a draw and for a win
+# or loss by the perpetual-check rule (`by_rule`), which has no distance to mate.
+TablebaseValue = TypedDict(
+    "TablebaseValue",
+    {"result": Literal["win", "draw", "loss"], "plies": Optional[int], "by_rule": bool},
+)
+
 class Tablebase:
     """A folder of endgame tables; values are for the side to move, in plies."""
     def __init__(self, path: Optional[Union[str, PathLike[str]]] = None) -> None: ...
@@ -232,7 +241,11 @@ class Tablebase:
     def has(self, ending: str) -> bool: ...
     def probe_wdl(self, board: Board) -> Optional[Literal["win", "draw", "loss"]]: ...
     def probe_dtm(self, board: Board) -> Optional[int]: ...
+    def probe(self, board: Board) -> Optional[TablebaseValue]: ...
     def moves(self, board: Board) -> Optional[List[Tuple[Move, Optional[int]]]]: ...
+    def probe_moves(
+        self, board: Board
+    ) -> Optional[List[Tuple[Move, Optional[TablebaseValue]]]]: ...
     def best_move(self, board: Board) -> Optional[Move]: ...
     def random_position(
         self,
@@ -241,6 +254,7 @@ class Tablebase:
         seed: int = 0,
         *,
         min_plies: int = 0,
+        by_rule: Optional[bool] = None,
     ) -> Optional[Board]: ...
 
 class RecordWarning:

@@ -37,6 +37,35 @@ pub fn egtb_dir() -> std::path::PathBuf {
     .clone()
 }
 
+/// A folder with the table of 车对马 (krkn), where both sides have an attacking piece and
+/// values can be by the perpetual-check rule, and the tables it needs (krk, knk), generated
+/// afresh once per test binary under `target/tmp` (under a second).
+pub fn rule_egtb_dir() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "xiangqi-web-egtb-rule-{}",
+            env!("CARGO_CRATE_NAME")
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let wanted = ["krkn".parse().expect("an ending")];
+        xiangqi_egtb::generate_into(&dir, &wanted, false, &mut |_| {})
+            .expect("the test tables are generated");
+        dir
+    })
+    .clone()
+}
+
+/// The test configuration with the tables of [`rule_egtb_dir`], opened as they are.
+pub fn rule_egtb_config() -> Config {
+    Config {
+        no_egtb: false,
+        egtb_dir: Some(rule_egtb_dir()),
+        no_egtb_generate: true,
+        ..config()
+    }
+}
+
 /// The test configuration with the tables of [`egtb_dir`], opened as they are.
 pub fn egtb_config() -> Config {
     Config {
