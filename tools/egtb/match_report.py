@@ -3,7 +3,8 @@
 
 Reads the match tool's PGN (`--pgn`), probes each game's start position with
 `xiangqi-egtb probe`, and counts, for the engine named by --engine: from a won position
-with its side to move, every game converted; from a drawn position, no game lost.
+with its side to move (by mate, or by the perpetual-check rule: counted apart), every
+game converted; from a drawn position, no game lost.
 
     python3 tools/egtb/match_report.py --dir TABLES --engine xiangqi games.pgn
 """
@@ -41,7 +42,9 @@ def main():
     for line in out:
         fen, result, plies = line.split("\t")
         value[fen] = (result, plies)
-    rows = {"won, ours": [0, 0], "won, theirs": [0, 0], "drawn": [0, 0]}
+    rows = {"won, ours": [0, 0], "won, theirs": [0, 0], "drawn": [0, 0],
+            "rule, ours": [0, 0], "rule, theirs": [0, 0]}
+    by_rule_games = 0
     failures = []
     for g in gs:
         result, plies = value[g["FEN"]]
@@ -49,7 +52,12 @@ def main():
         ours_score = {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}[g["Result"]]
         if not ours_red:
             ours_score = 1 - ours_score
-        if result == "win":  # red, to move, wins with best play
+        if "perpetual check" in g.get("Termination", ""):
+            by_rule_games += 1
+        if result == "win" and plies == "rule":  # won by the perpetual-check rule
+            key = "rule, ours" if ours_red else "rule, theirs"
+            ok = ours_score == 1 if ours_red else True
+        elif result == "win":  # red, to move, wins with best play
             key = "won, ours" if ours_red else "won, theirs"
             ok = ours_score == 1 if ours_red else True
         elif result == "draw":
@@ -66,7 +74,11 @@ def main():
     print("|---|---|---|---|")
     print(f"| won, our side to move | {rows['won, ours'][0]} | {rows['won, ours'][1]} | every game won |")
     print(f"| won, their side to move | {rows['won, theirs'][0]} | {rows['won, theirs'][1]} | (we defend) |")
+    if rows["rule, ours"][0] or rows["rule, theirs"][0]:
+        print(f"| won by the perpetual-check rule, our side to move | {rows['rule, ours'][0]} | {rows['rule, ours'][1]} | every game won |")
+        print(f"| won by the perpetual-check rule, their side to move | {rows['rule, theirs'][0]} | {rows['rule, theirs'][1]} | (we defend) |")
     print(f"| drawn | {rows['drawn'][0]} | {rows['drawn'][1]} | no game lost |")
+    print(f"games ended by a loss for perpetual check: {by_rule_games}")
     for f in failures:
         print("FAILED:", *f)
     sys.exit(1 if failures else 0)

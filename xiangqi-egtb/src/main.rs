@@ -98,6 +98,9 @@ enum Command {
         /// The first seed (each position takes the next).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Values by the perpetual-check rule: `any`, `only` or `none`.
+        #[arg(long, default_value = "any")]
+        rule: String,
     },
     /// Play out the tables' line from random positions decided by the perpetual-check
     /// rule until the game ends, and check that the repetition judge of `xiangqi-core`
@@ -330,6 +333,7 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
             min_plies,
             max_plies,
             seed,
+            rule,
         } => {
             let tb = Tablebase::open(&dir)?;
             let m: Material = ending.parse()?;
@@ -339,8 +343,16 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 "loss" => xiangqi_egtb::Wdl::Loss,
                 other => return Err(format!("result {other:?}: win, draw or loss").into()),
             };
+            let rule_ok = match rule.as_str() {
+                "any" => |_: Dtm| true,
+                "only" => |d: Dtm| d.is_by_rule(),
+                "none" => |d: Dtm| !d.is_by_rule(),
+                other => return Err(format!("rule {other:?}: any, only or none").into()),
+            };
             let fits = |d: Dtm| {
-                d.wdl() == want && d.plies().is_none_or(|p| p >= min_plies && p <= max_plies)
+                d.wdl() == want
+                    && rule_ok(d)
+                    && d.plies().is_none_or(|p| p >= min_plies && p <= max_plies)
             };
             let mut found = 0;
             let mut s = seed;
