@@ -279,12 +279,16 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 return Ok(ExitCode::from(1));
             };
             let here = tb.probe_dtm(&pos)?.expect("probed above");
-            println!("{fen}: {here}");
+            match here {
+                Dtm::WinByRule(r) | Dtm::LossByRule(r) => println!("{fen}: {here} (rank {r})"),
+                _ => println!("{fen}: {here}"),
+            }
             for m in moves {
                 let text = pos.to_chinese(m.mv);
-                let v = m
-                    .value
-                    .map_or("no table".to_string(), |v: Dtm| v.to_string());
+                let v = m.value.map_or("no table".to_string(), |v: Dtm| match v {
+                    Dtm::WinByRule(r) | Dtm::LossByRule(r) => format!("{v} (rank {r})"),
+                    v => v.to_string(),
+                });
                 println!("{}\t{text}\t{v}", m.mv);
             }
             Ok(ExitCode::SUCCESS)

@@ -163,8 +163,10 @@ impl Tablebase {
         Ok(self.probe_dtm(pos)?.map(Dtm::wdl))
     }
 
-    /// Every legal move with its value for the mover, best first (quickest win, then
-    /// draws, then the slowest loss); `None` when the position has no table. A move into a
+    /// Every legal move with its value for the mover, best first (quickest win, then a
+    /// win by the perpetual-check rule: a capture, else the lowest rank; then draws, then
+    /// losses by the rule, highest rank first, then the slowest loss); `None` when the
+    /// position has no table. A move into a
     /// material without a table comes last with `value: None`.
     ///
     /// # Errors
@@ -180,7 +182,10 @@ impl Tablebase {
             let value = self.probe_dtm(&after)?.map(Dtm::before);
             out.push(MoveValue { mv: m, value });
         }
-        out.sort_by_key(|mv| std::cmp::Reverse(mv.value.map_or(i32::MIN, Dtm::preference)));
+        out.sort_by_key(|mv| {
+            let capture = pos.piece_at(mv.mv.to()).is_some();
+            std::cmp::Reverse(mv.value.map_or(i32::MIN, |v| order_key(v, capture)))
+        });
         Ok(Some(out))
     }
 
@@ -193,6 +198,19 @@ impl Tablebase {
         Ok(self
             .probe_moves(pos)?
             .and_then(|v| v.first().and_then(|m| m.value.map(|d| (m.mv, d)))))
+    }
+}
+
+/// The order of a move's value among a position's moves ([`Dtm::preference`]), except that
+/// a capture into a position won by the rule comes before every other win by the rule: its
+/// rank belongs to another table, and leaving the table is progress in itself (a capture
+/// cannot be undone), while a move inside the table must go to a lower rank than the
+/// position's own. Choosing by rank alone across tables could step back up the ranks and
+/// repeat positions in which the winner checks.
+fn order_key(v: Dtm, capture: bool) -> i32 {
+    match v {
+        Dtm::WinByRule(_) if capture => Dtm::WinByRule(0).preference() + 1,
+        v => v.preference(),
     }
 }
 
@@ -294,5 +312,37 @@ impl std::fmt::Debug for Tablebase {
             .field("dir", &self.dir)
             .field("tables", &self.tables.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The winner's order: a mate, then a capture into a win by the rule whatever its
+    /// rank (the rank is another table's), then the lowest rank inside the table. Found
+    /// by playing set 3 out: in krakrb and krknbb, ordering by rank alone chose a move up
+    /// the ranks over the capture that was the table's exit, and the winner repeated its
+    /// own checks.
+    #[test]
+    fn a_capture_into_a_win_by_the_rule_comes_before_any_rank() {
+        let mut keys = [
+            (Dtm::WinByRule(3), false),
+            (Dtm::WinByRule(1024), true),
+            (Dtm::Win(41), true),
+            (Dtm::Draw, false),
+            (Dtm::WinByRule(515), false),
+        ];
+        keys.sort_by_key(|&(v, capture)| std::cmp::Reverse(order_key(v, capture)));
+        assert_eq!(
+            keys,
+            [
+                (Dtm::Win(41), true),
+                (Dtm::WinByRule(1024), true),
+                (Dtm::WinByRule(3), false),
+                (Dtm::WinByRule(515), false),
+                (Dtm::Draw, false),
+            ]
+        );
     }
 }

@@ -189,3 +189,33 @@ fn a_damaged_rule_table_is_an_error_not_a_value() {
         .expect("a damaged block is an error");
     assert!(err.to_string().contains("checksum"), "{err}");
 }
+
+#[test]
+fn the_winners_best_move_always_makes_progress() {
+    // From a win by the rule, the best move leaves the table by a capture into a won
+    // position, or goes to a lower rank inside it: never up the ranks, where a capture
+    // with a low rank of another table could otherwise lure it into repeating its checks.
+    let tb = tb();
+    let mut seen = 0;
+    for name in ENDINGS {
+        for seed in 0..300u64 {
+            let Some(pos) = by_rule(name, Color::Red, seed + 1000) else {
+                continue;
+            };
+            let Some(Dtm::WinByRule(k)) = tb.probe_dtm(&pos).unwrap() else {
+                continue;
+            };
+            let (m, v) = tb.best_move(&pos).unwrap().unwrap();
+            let capture = pos.piece_at(m.to()).is_some();
+            match v {
+                Dtm::WinByRule(r) => {
+                    assert!(capture || r < k, "{}: {m} to rank {r} from {k}", pos.fen())
+                }
+                Dtm::Win(_) => assert!(capture, "{}", pos.fen()),
+                other => panic!("{}: {m} {other:?}", pos.fen()),
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen > 300, "{seen}");
+}

@@ -139,7 +139,9 @@ pub(crate) fn root_lines(
                     (4, is_capture(m) as i32, -d, 0)
                 }
             }
-            Dtm::WinByRule(r) => (3, -i32::from(r), 0, 0),
+            // A capture leaves the table: progress whatever its rank (see
+            // `Tablebase::probe_moves`).
+            Dtm::WinByRule(r) => (3, is_capture(m) as i32, -i32::from(r), 0),
             Dtm::Draw => (2, !repeats(m) as i32, !root.gives_check(m) as i32, 0),
             Dtm::LossByRule(r) => (1, i32::from(r), 0, 0),
             Dtm::Loss(d) => (0, i32::from(d), !repeats(m) as i32, 0),
