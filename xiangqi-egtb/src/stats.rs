@@ -24,6 +24,10 @@ pub struct SideStats {
     /// calls each of these and of `wins_by_rule` a draw.
     #[serde(default)]
     pub losses_by_rule: u64,
+    /// Draws in a generation without the rule: `draws + wins_by_rule + losses_by_rule`
+    /// (equal to `draws` in a naive table).
+    #[serde(default)]
+    pub naive_draws: u64,
     /// The longest mate with this side to move, in plies.
     pub longest: u16,
     /// A position with that distance.
@@ -114,6 +118,7 @@ pub fn table_stats(data: &TableData, seconds: f64, file_bytes: u64) -> TableStat
                 _ => s.draws += 1,
             }
         }
+        s.naive_draws = s.draws + s.wins_by_rule + s.losses_by_rule;
         s.longest_fen = longest_idx
             .and_then(|i| position_of(data, i, side))
             .map(|p| p.fen());

@@ -58,6 +58,10 @@ fn the_rule_decides_some_draws_and_the_statistics_count_them() {
             "{name}"
         );
         assert!(s.red.wins_by_rule <= s.red.wins && s.black.losses_by_rule <= s.black.losses);
+        for side in [&s.red, &s.black] {
+            let rule = side.wins_by_rule + side.losses_by_rule;
+            assert_eq!(side.naive_draws, side.draws + rule);
+        }
     }
     let naive = tables().1.iter().find(|s| s.name == "krk").unwrap();
     assert_eq!((naive.rules.as_str(), naive.red.wins_by_rule), ("naive", 0));
