@@ -72,6 +72,7 @@ pub fn generate_into(
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<TableStats>, BatchError> {
     std::fs::create_dir_all(dir).map_err(|e| BatchError::Io(dir.to_path_buf(), e))?;
+    remove_stale_parts(dir);
     let all = with_dependencies(wanted);
     let wanted: Vec<Material> = wanted.iter().map(|m| m.canonical()).collect();
     let todo: Vec<Material> = all
@@ -129,6 +130,31 @@ pub fn generate_into(
         out.push(stats);
     }
     Ok(out)
+}
+
+/// Removes the temporary files (`NAME.xqtb.PID.part`, `NAME.json.PID.part`) that a
+/// generation killed before its rename left behind: those of a process that no longer
+/// runs. A file of a running process (another program filling the folder) is kept.
+fn remove_stale_parts(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let Some(stem) = name.strip_suffix(".part") else {
+            continue;
+        };
+        let Some(pid) = stem.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let running = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if !running {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The tables a material's captures lead into (dead draws left out).

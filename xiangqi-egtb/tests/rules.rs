@@ -223,3 +223,20 @@ fn the_winners_best_move_always_makes_progress() {
     }
     assert!(seen > 300, "{seen}");
 }
+
+#[test]
+fn a_killed_generations_temporary_files_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    // No process has this id (above the kernel's pid limit), so its file is stale.
+    let stale = dir.path().join("krk.xqtb.4294967295.part");
+    let live = dir
+        .path()
+        .join(format!("knk.xqtb.{}.part", std::process::id()));
+    std::fs::write(&stale, b"half a table").unwrap();
+    std::fs::write(&live, b"being written").unwrap();
+    let krk: Material = "krk".parse().unwrap();
+    generate_into(dir.path(), &[krk], false, &mut |_| {}).unwrap();
+    assert!(!stale.exists(), "the stale file is still there");
+    assert!(live.exists(), "a running process's file was removed");
+    assert!(table_path(dir.path(), krk).exists());
+}
