@@ -52,11 +52,11 @@ fn the_board_in_a_real_browser() {
     let e2e = root.join("e2e");
     let missing = missing(&e2e);
     if !missing.is_empty() {
-        let what = missing.join(", ");
-        if std::env::var_os("CI").is_some() {
-            panic!("the browser test needs {what}");
-        }
-        eprintln!("SKIPPED the_board_in_a_real_browser: install {what}, then run `cargo test -p xiangqi-web --test browser`");
+        xiangqi_test_support::skip(
+            "the_board_in_a_real_browser",
+            &missing.join(", "),
+            "Install them, then run `cargo test -p xiangqi-web --test browser`.",
+        );
         return;
     }
     let shots = std::env::var_os("XIANGQI_WEB_SCREENSHOTS")
