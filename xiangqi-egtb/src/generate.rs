@@ -516,7 +516,7 @@ pub fn generate(
     // Where both sides can attack, either can check for ever: the rule decides some of
     // the draws.
     let ruled = if material.attackers(Color::Red) > 0 && material.attackers(Color::Black) > 0 {
-        Some(crate::rules::apply(&layout, &captures, &values)?.0)
+        Some(crate::rules::apply(&layout, &captures, &values)?)
     } else {
         None
     };

@@ -76,9 +76,7 @@ pub(crate) fn core_ceiling(rank: u16) -> u16 {
 }
 
 // Flags per position and side to move.
-/// A naive draw: a position of the game.
-const DRAW: u8 = 1;
-/// In the positions left at the current stage.
+/// In the positions left at the current stage (at first: every naive draw).
 const LEFT: u8 = 2;
 /// In the Büchi game of the current stage.
 const BUCHI: u8 = 4;
@@ -102,17 +100,6 @@ fn unpack(n: Node) -> (Color, u64) {
     (if n & 1 == 0 { Color::Red } else { Color::Black }, n >> 1)
 }
 
-/// How many positions the rule decides in a table.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct RuleCounts {
-    /// Naive draws won by the side to move, by side to move.
-    pub(crate) wins: [u64; 2],
-    /// Naive draws lost by the side to move, by side to move.
-    pub(crate) losses: [u64; 2],
-    /// The most stages a side's game needed.
-    pub(crate) stages: u16,
-}
-
 /// The state of one game: flags, escape counts and ranks, by side to move.
 struct Game<'a> {
     layout: &'a Layout,
@@ -126,7 +113,7 @@ struct Game<'a> {
 
 /// Where a position's moves lead, for the victim.
 #[derive(Default)]
-struct Moves2 {
+struct MoveSummary {
     /// Distinct positions in this table's draws that are in the set asked for.
     inside: u32,
     /// Moves to exits the victim wins.
@@ -169,14 +156,14 @@ impl<'a> Game<'a> {
 
     /// The moves of a position: how many distinct successors carry every flag of `within`,
     /// and its exits for the victim.
-    fn scan(&self, x: Node, within: u8, moves: &mut Moves, seen: &mut Vec<u64>) -> Moves2 {
+    fn scan(&self, x: Node, within: u8, moves: &mut Moves, seen: &mut Vec<u64>) -> MoveSummary {
         let (side, idx) = unpack(x);
         let p = self.layout.decode(idx);
         let mut b = Board::new(self.layout, &p).expect("a valid index");
         moves.clear();
         b.pseudo_moves(side, moves);
         seen.clear();
-        let mut out = Moves2::default();
+        let mut out = MoveSummary::default();
         let victim_moves = side == self.victim;
         for &m in moves.iter() {
             if m.captured == NO_SQUARE {
@@ -346,7 +333,7 @@ impl<'a> Game<'a> {
     }
 
     /// Solves the game for the victim: flags `WON` with a rank on every position it wins.
-    fn solve(&mut self) -> Result<u16, String> {
+    fn solve(&mut self) -> Result<(), String> {
         let c = self.victim.other();
         let v = self.victim;
         // Stage 0: the exits.
@@ -418,7 +405,7 @@ impl<'a> Game<'a> {
             self.remove(&won, LEFT | ATTR);
             stage += 1;
         }
-        Ok(stage - 1)
+        Ok(())
     }
 
     fn remove(&self, layers: &[Vec<Node>], f: u8) {
@@ -437,7 +424,7 @@ pub(crate) fn apply(
     layout: &Layout,
     captures: &Captures,
     values: &[Vec<u8>; 2],
-) -> Result<([Vec<u16>; 2], RuleCounts), GenerateError> {
+) -> Result<[Vec<u16>; 2], GenerateError> {
     let n = layout.size() as usize;
     let mut entries: [Vec<u16>; 2] = [
         values[0].iter().map(|&b| u16::from(b)).collect(),
@@ -455,16 +442,11 @@ pub(crate) fn apply(
             })
             .collect()
     });
-    let mut counts = RuleCounts::default();
     for victim in Color::ALL {
         let flags = [0, 1].map(|s: usize| {
             (0..n)
                 .map(|i| {
-                    let f = if values[s][i] == UNKNOWN {
-                        DRAW | LEFT
-                    } else {
-                        0
-                    };
+                    let f = if values[s][i] == UNKNOWN { LEFT } else { 0 };
                     AtomicU8::new(if check[s][i] { f | CHECK } else { f })
                 })
                 .collect()
@@ -478,11 +460,10 @@ pub(crate) fn apply(
             counts: [0, 1].map(|_| (0..n).map(|_| AtomicU8::new(0)).collect()),
             ranks: [vec![0; n], vec![0; n]],
         };
-        let stages = game.solve().map_err(|why| GenerateError::RuleRanks {
+        game.solve().map_err(|why| GenerateError::RuleRanks {
             table: layout.material.to_string(),
             why,
         })?;
-        counts.stages = counts.stages.max(stages);
         for side in Color::ALL {
             let s = side.index();
             for i in 0..n {
@@ -493,13 +474,11 @@ pub(crate) fn apply(
                 debug_assert!(rank <= MAX_RANK);
                 if side == victim {
                     entries[s][i] = RULE_FLAG | RULE_WIN | rank;
-                    counts.wins[s] += 1;
                 } else {
                     entries[s][i] = RULE_FLAG | rank;
-                    counts.losses[s] += 1;
                 }
             }
         }
     }
-    Ok((entries, counts))
+    Ok(entries)
 }
