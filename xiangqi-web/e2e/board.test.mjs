@@ -51,6 +51,9 @@ try {
     await page.mouse.click(x, y);
   };
   const drag = async (from, to) => {
+    // Mouse events go to viewport points: bring the whole board into view first (clicking a
+    // control lower down on a phone-sized page scrolls the board partly out of it).
+    await page.evaluate(() => document.querySelector('#board-host').scrollIntoView({ block: 'center' }));
     const [x0, y0] = await center(from);
     const [x1, y1] = await center(to);
     await page.mouse.move(x0, y0);
@@ -284,6 +287,7 @@ try {
   await page.selectOption('#lang', 'zh');
   await page.selectOption('#style', 'simplified');
   await newGame('analysis');
+  await page.waitForSelector('g.piece[data-sq="h0"][data-piece="N"]'); // the new game is shown
   await page.selectOption('#multipv', '3');
   await page.waitForFunction(() => document.querySelectorAll('#think-lines .think-line').length === 3, null, { timeout: 20000 });
   check(true, 'analysis shows three lines');
