@@ -28,12 +28,12 @@
 use crate::generate::{TableData, INVALID, UNKNOWN};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::platform::{self, RandomAccess};
 use crate::value::RULE_FLAG;
 use rayon::prelude::*;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xiangqi_core::Color;
 
@@ -112,7 +112,7 @@ pub(crate) struct BlockRef {
 #[derive(Debug)]
 pub(crate) struct TableFile {
     pub(crate) path: PathBuf,
-    file: File,
+    file: RandomAccess,
     pub(crate) material: Material,
     pub(crate) rules: Rules,
     pub(crate) positions: u64,
@@ -168,7 +168,7 @@ pub fn write_table(path: &Path, data: &TableData) -> io::Result<u64> {
                     }
                     last = e;
                 }
-                zstd::bulk::compress(&filled, LEVEL)
+                platform::compress(&filled, LEVEL)
             })
             .collect();
         for b in blocks {
@@ -240,8 +240,8 @@ impl TableData {
 impl TableFile {
     /// Opens a table file and checks its header against its name and its checksum.
     pub(crate) fn open(path: &Path) -> Result<TableFile, FormatError> {
-        let file = File::open(path).map_err(|e| io_err(path, e))?;
-        let len = file.metadata().map_err(|e| io_err(path, e))?.len();
+        let file = RandomAccess::new(File::open(path).map_err(|e| io_err(path, e))?);
+        let len = file.len().map_err(|e| io_err(path, e))?;
         if len < HEADER as u64 + 4 {
             return Err(corrupt(path, format!("{len} bytes, shorter than a header")));
         }
@@ -366,7 +366,7 @@ impl TableFile {
             ));
         }
         let want = (self.positions as usize - k * BLOCK).min(BLOCK) * entry_bytes(self.rules);
-        let out = zstd::bulk::decompress(&packed, want)
+        let out = platform::decompress(&packed, want)
             .map_err(|e| corrupt(&self.path, format!("block {k} of side {side}: {e}")))?;
         if out.len() != want {
             return Err(corrupt(

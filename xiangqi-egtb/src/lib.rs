@@ -8,6 +8,7 @@ mod format;
 mod generate;
 mod index;
 mod material;
+mod platform;
 mod playout;
 mod probe;
 mod rules;

@@ -17,9 +17,12 @@ use search::{Shared, Worker};
 pub use see::{see, see_ge, see_value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `web_time` is `std::time` on native targets; in a browser it reads `performance.now()`
+// (std's `Instant::now` panics on wasm32-unknown-unknown).
 pub use tablebase::{TB_WIN, TB_WIN_BOUND};
 pub use tt::{score_from_tt, score_to_tt, Bound, TableView, Tt, TtEntry, TtProbe};
+use web_time::Instant;
 use xiangqi_core::{Game, Move, Position, RuleSet};
 pub use xiangqi_egtb::Tablebase;
 pub use xiangqi_eval::{DefaultEvaluator, Evaluator, Score};

@@ -6,7 +6,10 @@
 //! scaled by how unstable the best move is and by how far the score dropped, is used up.
 
 use crate::{Clock, Limits};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `web_time` is `std::time` on native targets; in a browser it reads `performance.now()`
+// (std's `Instant::now` panics on wasm32-unknown-unknown).
+use web_time::Instant;
 
 /// Time kept in reserve for the protocol round trip and process scheduling.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(30);

@@ -353,7 +353,7 @@ impl<E: Evaluator> Worker<E> {
                 if self.ponder_pending && shared.ponderhit.load(Ordering::Relaxed) {
                     self.ponder_pending = false;
                     if let Some(tm) = &mut self.tm {
-                        tm.start = std::time::Instant::now();
+                        tm.start = web_time::Instant::now();
                     }
                 }
                 if !self.ponder_pending && self.completed_depth >= 1 {
