@@ -4,6 +4,7 @@
 
 import initWasm, * as wasm from './wasm/xiangqi_wasm.js';
 import { EngineCore } from './engine.js';
+import { helpers } from './common.js';
 import { XiangqiError } from './errors.js';
 
 export { XiangqiError } from './errors.js';
@@ -44,26 +45,12 @@ function ready() {
   if (!module) throw new XiangqiError('engine', 'call `await init()` before using xiangqi-wasm');
 }
 
-/**
- * Reads a record file (bytes, or text) in any format the library reads: PGN, XQF,
- * DhtmlXQ/UBB, CBF, CBR, CBL or a plain move list.
- */
-export function readRecords(data) {
-  ready();
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  return wasm.readRecords(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-}
-
+const shared = helpers(wasm, ready);
+/** Reads a record file (bytes, or text) in any format the library reads: PGN, XQF,
+ * DhtmlXQ/UBB, CBF, CBR, CBL or a plain move list. */
+export const readRecords = shared.readRecords;
 /** Counts the leaf nodes of the legal-move tree (perft) of a FEN. */
-export function perft(fen, depth) {
-  ready();
-  const board = new wasm.Board(fen);
-  try {
-    return board.perft(depth);
-  } finally {
-    board.free();
-  }
-}
+export const perft = shared.perft;
 
 /**
  * The engine at full strength with its embedded net (or at a level), searching in a Web

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import * as wasm from './wasm/xiangqi_wasm.js';
 import { EngineCore } from './engine.js';
+import { helpers } from './common.js';
 import { XiangqiError } from './errors.js';
 
 export { XiangqiError } from './errors.js';
@@ -19,21 +20,12 @@ wasm.setErrorClass(XiangqiError);
 /** Already loaded in Node; resolves at once. */
 export async function init() {}
 
-/** Reads a record file (a Buffer, bytes, or text) in any format the library reads. */
-export function readRecords(data) {
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  return wasm.readRecords(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-}
-
+const shared = helpers(wasm);
+/** Reads a record file (bytes, or text) in any format the library reads: PGN, XQF,
+ * DhtmlXQ/UBB, CBF, CBR, CBL or a plain move list. */
+export const readRecords = shared.readRecords;
 /** Counts the leaf nodes of the legal-move tree (perft) of a FEN. */
-export function perft(fen, depth) {
-  const board = new wasm.Board(fen);
-  try {
-    return board.perft(depth);
-  } finally {
-    board.free();
-  }
-}
+export const perft = shared.perft;
 
 /** The engine, searching in a worker thread (see the browser build). */
 export class Engine extends EngineCore {
@@ -45,7 +37,10 @@ export class Engine extends EngineCore {
       const port = {
         onmessage: null,
         onerror: null,
-        postMessage: (m) => worker.postMessage(m),
+        postMessage: (m) => {
+          if (m.type === 'search') worker.ref(); // a search keeps the process alive
+          worker.postMessage(m);
+        },
         terminate: () => worker.terminate(),
       };
       worker.on('message', (data) => {
@@ -53,11 +48,6 @@ export class Engine extends EngineCore {
         port.onmessage?.({ data });
       });
       worker.on('error', (e) => port.onerror?.(e));
-      const post = worker.postMessage.bind(worker);
-      port.postMessage = (m) => {
-        if (m.type === 'search') worker.ref();
-        post(m);
-      };
       return port;
     }, wasm);
   }

@@ -60,7 +60,10 @@ fn the_npm_package_in_node() {
         );
         assert!(out.status.success(), "{script} failed:\n{text}");
         if script == "test/run.sh" {
-            assert!(text.contains("# fail 0") && !text.contains("# pass 0"), "{text}");
+            assert!(
+                text.contains("# fail 0") && !text.contains("# pass 0"),
+                "{text}"
+            );
         }
     }
 }
