@@ -1,13 +1,9 @@
 //! The JSON API under `/api/v1/`: every request carries its whole game, so any instance
 //! answers any request and a restart loses nothing.
 
-use crate::error::ApiError;
-use crate::game::{parse_fen, GameInput, Rules};
 use crate::json::ApiJson;
-use crate::records;
-use crate::search::{book_moves, start, BookView, InfoView, Kind, MoveAnswer, SearchRequest};
+use crate::running::start;
 use crate::state::AppState;
-use crate::view::{color_name, line, MoveView, OutcomeView};
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, StatusCode};
@@ -16,12 +12,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::Stream;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::sync::mpsc;
-use xiangqi_search::Level;
+use xiangqi_service::answers::PositionAnswer;
+use xiangqi_service::answers::{self, LevelView, NotationAnswer, NotationRequest, PgnRequest};
+use xiangqi_service::game::GameInput;
+use xiangqi_service::records;
+use xiangqi_service::search::{InfoView, Kind, Lines, MoveAnswer, SearchRequest};
+use xiangqi_service::ApiError;
 
 /// The routes under `/api/v1`.
 pub fn routes() -> Router<AppState> {
@@ -34,14 +35,6 @@ pub fn routes() -> Router<AppState> {
         .route("/records", post(read_records))
         .route("/pgn", post(write_pgn))
         .merge(crate::egtb::routes())
-}
-
-#[derive(Serialize)]
-struct LevelView {
-    name: &'static str,
-    description: &'static str,
-    depth: Option<u32>,
-    nodes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -92,15 +85,7 @@ async fn info(State(state): State<AppState>) -> Json<InfoAnswer> {
     Json(InfoAnswer {
         name: "xiangqi-web",
         version: env!("CARGO_PKG_VERSION"),
-        levels: Level::all()
-            .iter()
-            .map(|l| LevelView {
-                name: l.name,
-                description: l.description,
-                depth: l.depth,
-                nodes: l.nodes,
-            })
-            .collect(),
+        levels: answers::levels(),
         limits: LimitsAnswer {
             max_movetime_ms: c.max_movetime_ms,
             max_analysis_ms: c.max_analysis_ms,
@@ -125,61 +110,18 @@ async fn info(State(state): State<AppState>) -> Json<InfoAnswer> {
     })
 }
 
-#[derive(Serialize)]
-struct PositionAnswer {
-    fen: String,
-    start_fen: String,
-    side_to_move: &'static str,
-    check: bool,
-    /// The square of the side to move's general when it is in check.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    checked_general: Option<String>,
-    legal_moves: Vec<MoveView>,
-    moves: Vec<MoveView>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last_move: Option<MoveView>,
-    outcome: Option<OutcomeView>,
-    plies_toward_move_limit: u32,
-    rules: Rules,
-    book: Vec<BookView>,
-}
-
 async fn position(
     State(state): State<AppState>,
     ApiJson(input): ApiJson<GameInput>,
 ) -> Result<Json<PositionAnswer>, ApiError> {
-    let game = input.build(&state.config)?;
-    let pos = game.position();
-    let rules = input.rule_set();
-    let legal_moves = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| MoveView::new(pos, m))
-        .collect();
-    let moves = line(game.start_position(), game.moves());
-    Ok(Json(PositionAnswer {
-        fen: pos.fen(),
-        start_fen: game.start_position().fen(),
-        side_to_move: color_name(pos.side_to_move()),
-        check: pos.is_check(),
-        checked_general: pos
-            .is_check()
-            .then(|| pos.king_square(pos.side_to_move()).to_string()),
-        legal_moves,
-        last_move: moves.last().cloned(),
-        moves,
-        outcome: game.outcome(rules).map(|o| OutcomeView::new(&o, rules)),
-        plies_toward_move_limit: game.plies_toward_move_limit(),
-        rules: input.rules,
-        book: book_moves(pos),
-    }))
+    answers::position(&input, &state.config.limits()).map(Json)
 }
 
 async fn engine_move(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<SearchRequest>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let prepared = req.prepare(&state.config, Kind::Move)?;
+    let prepared = req.prepare(&state.config.limits(), Kind::Move)?;
     if let Some(outcome) = prepared.game.outcome(prepared.rules) {
         return Err(ApiError::invalid(
             "game_over",
@@ -191,18 +133,13 @@ async fn engine_move(
         return Ok(Json(answer));
     }
     let multipv = prepared.multipv;
-    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<InfoView>::new()));
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Lines::default()));
     let seen = std::sync::Arc::clone(&lines);
     let (guard, handle) = start(&state.pool, prepared.clone(), move |pos, info| {
         if multipv > 1 {
-            let mut lines = seen
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let view = InfoView::new(pos, info);
-            match lines.iter_mut().find(|l| l.multipv == view.multipv) {
-                Some(l) => *l = view,
-                None => lines.push(view),
-            }
+            seen.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .record(InfoView::new(pos, info));
         }
         true
     })
@@ -212,12 +149,12 @@ async fn engine_move(
         .await
         .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
     drop(guard);
-    let mut lines = std::mem::take(
+    let lines = std::mem::take(
         &mut *lines
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner),
-    );
-    lines.sort_by_key(|l| l.multipv);
+    )
+    .into_sorted();
     prepared
         .answer(&result, time, lines)
         .map(Json)
@@ -250,12 +187,12 @@ async fn analysis(
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     ApiJson(req): ApiJson<SearchRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let prepared = req.prepare(&state.config, Kind::Analysis)?;
+    let prepared = req.prepare(&state.config.limits(), Kind::Analysis)?;
     let slot = state
         .streams
         .enter(client.ip(), state.config.max_streams_per_client)?;
     let (tx, rx) = mpsc::channel::<Progress>(64);
-    let mut keep: Option<crate::search::StopOnDrop> = None;
+    let mut keep: Option<crate::running::StopOnDrop> = None;
     if let Some(answer) = prepared.book_answer() {
         let _ = tx.try_send(Progress::Book(answer));
     } else {
@@ -289,46 +226,11 @@ async fn analysis(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(1))))
 }
 
-#[derive(Deserialize)]
-struct NotationRequest {
-    #[serde(flatten)]
-    game: GameInput,
-    #[serde(default)]
-    to: Option<Notation>,
-}
-
-#[derive(Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Notation {
-    Iccs,
-    Wxf,
-    Chinese,
-}
-
-#[derive(Serialize)]
-struct NotationAnswer {
-    moves: Vec<MoveView>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    converted: Option<Vec<String>>,
-}
-
 async fn notation(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<NotationRequest>,
 ) -> Result<Json<NotationAnswer>, ApiError> {
-    let game = req.game.build(&state.config)?;
-    let moves = line(game.start_position(), game.moves());
-    let converted = req.to.map(|to| {
-        moves
-            .iter()
-            .map(|m| match to {
-                Notation::Iccs => m.iccs.clone(),
-                Notation::Wxf => m.wxf.clone(),
-                Notation::Chinese => m.chinese.clone(),
-            })
-            .collect()
-    });
-    Ok(Json(NotationAnswer { moves, converted }))
+    answers::notation(&req, &state.config.limits()).map(Json)
 }
 
 async fn read_records(
@@ -338,52 +240,11 @@ async fn read_records(
     Ok(Json(records::read(&body)?))
 }
 
-#[derive(Deserialize)]
-struct PgnRequest {
-    #[serde(flatten)]
-    game: GameInput,
-    #[serde(default)]
-    tags: Vec<(String, String)>,
-    /// A whole variation tree (as `/records` gives it) instead of `moves`.
-    #[serde(default)]
-    tree: Option<Vec<records::TreeMoveInput>>,
-    /// The comment before the first move, with `tree`.
-    #[serde(default)]
-    start_comment: String,
-}
-
 async fn write_pgn(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<PgnRequest>,
 ) -> Result<Response, ApiError> {
-    for (i, (name, _)) in req.tags.iter().enumerate() {
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(ApiError::invalid(
-                "bad_tag",
-                format!("tags[{i}]"),
-                format!("tag name {name:?}: letters, digits and _ only"),
-            ));
-        }
-    }
-    let text = match &req.tree {
-        Some(moves) => {
-            if !req.game.moves.is_empty() {
-                return Err(ApiError::invalid(
-                    "bad_tree",
-                    "moves",
-                    "send either moves or a tree, not both",
-                ));
-            }
-            let start = parse_fen(req.game.fen.as_deref(), "fen")?;
-            let tree = records::build_tree(start, moves, state.config.max_moves)?;
-            records::write_tree_pgn(tree, &req.start_comment, &req.tags, req.game.rule_set())
-        }
-        None => {
-            let game = req.game.build(&state.config)?;
-            let ended = game.outcome(req.game.rule_set()).map(|o| o.winner);
-            records::write_pgn(game, &req.tags, ended)
-        }
-    };
+    let text = answers::pgn(&req, &state.config.limits())?;
     Ok((
         StatusCode::OK,
         [(

@@ -143,6 +143,18 @@ impl Config {
         }
     }
 
+    /// What a request may ask for under these settings.
+    pub fn limits(&self) -> xiangqi_service::RequestLimits {
+        xiangqi_service::RequestLimits {
+            max_movetime_ms: self.max_movetime_ms,
+            max_analysis_ms: self.max_analysis_ms,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            max_moves: self.max_moves,
+            max_multipv: self.max_multipv,
+        }
+    }
+
     /// [`Config::max_movetime_ms`] as a duration.
     pub fn max_movetime(&self) -> Duration {
         Duration::from_millis(self.max_movetime_ms)

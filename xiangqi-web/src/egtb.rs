@@ -434,7 +434,7 @@ async fn probe(
     State(state): State<AppState>,
     ApiJson(input): ApiJson<GameInput>,
 ) -> Result<Json<ProbeAnswer>, ApiError> {
-    let game = input.build(&state.config)?;
+    let game = input.build(&state.config.limits())?;
     let pos = game.position().clone();
     let material = Material::of(&pos);
     let mut answer = ProbeAnswer {

@@ -21,14 +21,13 @@ mod api;
 mod assets;
 pub mod config;
 pub mod egtb;
-pub mod error;
-pub mod game;
 mod json;
 pub mod pool;
-pub mod records;
-pub mod search;
+pub mod running;
 pub mod state;
-pub mod view;
+
+/// The requests and answers, shared with the WebAssembly build of the page.
+pub use xiangqi_service::{error, game, records, search, view};
 
 pub use config::{Config, NetFile};
 pub use error::ApiError;

@@ -1,19 +1,17 @@
 //! Engine requests: what to search (the game, a level or limits, MultiPV, the book), checked
-//! against the server's limits, and running one search on a pooled engine on a blocking
-//! thread that stops when the request goes away.
+//! against the limits, a searcher set up for it, and the answers. Running the search (on a
+//! pooled engine and a blocking thread, or in a Web Worker) is the transport's part.
 
-use crate::config::Config;
 use crate::error::ApiError;
 use crate::game::GameInput;
-use crate::pool::Pool;
+use crate::limits::RequestLimits;
 use crate::view::{MoveView, ScoreView};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 use xiangqi_book::Book;
 use xiangqi_core::{Game, Position, RuleSet};
-use xiangqi_search::{Info, Level, Limits, SearchResult, StopHandle};
+use xiangqi_search::{Evaluator, Info, Level, Limits, SearchResult, Searcher};
 
 /// The body of `/api/v1/move` and `/api/v1/analysis`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -103,11 +101,11 @@ fn in_range(value: Option<u64>, field: &str, max: u64) -> Result<(), ApiError> {
 }
 
 impl SearchRequest {
-    /// Checks the request against `config` and replays its game.
+    /// Checks the request against `limits` and replays its game.
     ///
     /// # Errors
     /// A 4xx naming the field at fault.
-    pub fn prepare(&self, config: &Config, kind: Kind) -> Result<Prepared, ApiError> {
+    pub fn prepare(&self, limits: &RequestLimits, kind: Kind) -> Result<Prepared, ApiError> {
         let level = match self.level.as_deref() {
             None => None,
             Some(name) => Some(Level::by_name(name).ok_or_else(|| {
@@ -124,16 +122,16 @@ impl SearchRequest {
         };
         let l = &self.limits;
         let cap = match kind {
-            Kind::Move => config.max_movetime(),
-            Kind::Analysis => config.max_analysis(),
+            Kind::Move => limits.max_movetime(),
+            Kind::Analysis => limits.max_analysis(),
         };
         let cap_ms = u64::try_from(cap.as_millis()).unwrap_or(u64::MAX);
         in_range(
             l.depth.map(u64::from),
             "limits.depth",
-            u64::from(config.max_depth),
+            u64::from(limits.max_depth),
         )?;
-        in_range(l.nodes, "limits.nodes", config.max_nodes)?;
+        in_range(l.nodes, "limits.nodes", limits.max_nodes)?;
         in_range(l.movetime_ms, "limits.movetime_ms", cap_ms)?;
         let multipv = self.multipv.unwrap_or(1);
         if multipv == 0 {
@@ -143,10 +141,10 @@ impl SearchRequest {
                 "multipv must be at least 1",
             ));
         }
-        if multipv > config.max_multipv {
-            return Err(ApiError::over_limit("multipv", multipv, config.max_multipv));
+        if multipv > limits.max_multipv {
+            return Err(ApiError::over_limit("multipv", multipv, limits.max_multipv));
         }
-        let game = self.game.build(config)?;
+        let game = self.game.build(limits)?;
         if !game.position().has_legal_move() {
             return Err(ApiError::invalid(
                 "game_over",
@@ -219,6 +217,26 @@ impl InfoView {
             time_ms: u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX),
             pv: crate::view::line(pos, &info.pv),
         }
+    }
+}
+
+/// The last report of every MultiPV line, kept as a search goes for its answer.
+#[derive(Clone, Debug, Default)]
+pub struct Lines(Vec<InfoView>);
+
+impl Lines {
+    /// Keeps `view` as its line's latest report.
+    pub fn record(&mut self, view: InfoView) {
+        match self.0.iter_mut().find(|l| l.multipv == view.multipv) {
+            Some(l) => *l = view,
+            None => self.0.push(view),
+        }
+    }
+
+    /// The lines, best first.
+    pub fn into_sorted(mut self) -> Vec<InfoView> {
+        self.0.sort_by_key(|l| l.multipv);
+        self.0
     }
 }
 
@@ -327,89 +345,46 @@ impl Prepared {
             book: Vec::new(),
         })
     }
+
+    /// Sets `searcher` up for this request: one thread, the MultiPV lines, the level, the
+    /// rules and the seed.
+    pub fn configure<E: Evaluator>(&self, searcher: &mut Searcher<E>) {
+        searcher.set_threads(1);
+        searcher.set_multipv(self.multipv);
+        // The `full` level limits nothing: it is full strength, which plays with the
+        // endgame tables (a searcher with a level plays without).
+        searcher.set_level(self.level.filter(|l| !is_full_strength(l)));
+        searcher.set_rules(self.rules);
+        searcher.set_seed(self.seed);
+    }
+
+    /// Runs the search on `searcher` on this thread, calling `observer` with each report;
+    /// it returns `false` to stop the search. With `cancelled`, the request went away
+    /// before the search began: the shortest search that still gives a result runs.
+    pub fn run<E: Evaluator>(
+        &self,
+        searcher: &mut Searcher<E>,
+        cancelled: bool,
+        mut observer: impl FnMut(&Position, &Info) -> bool,
+    ) -> (SearchResult, Duration) {
+        let begun = Instant::now();
+        self.configure(searcher);
+        let stop = searcher.stop_handle();
+        let pos = self.game.position().clone();
+        let mut limits = self.limits.clone();
+        if cancelled {
+            limits.depth = Some(1);
+        }
+        let result = searcher.search(&self.game, &limits, &mut |info: &Info| {
+            if !observer(&pos, info) {
+                stop.stop();
+            }
+        });
+        (result, begun.elapsed())
+    }
 }
 
 /// Whether `level` limits nothing (the `full` level): the same as no level.
 fn is_full_strength(level: &Level) -> bool {
     level.depth.is_none() && level.nodes.is_none() && level.noise == 0
-}
-
-/// Stops a search when dropped: the request future or the stream holding it went away.
-pub struct StopOnDrop {
-    /// The running search's stop handle; taken away (under the lock) when the search ends,
-    /// before its engine goes back to the pool, so that a late drop cannot stop the search
-    /// of the engine's next request.
-    running: Arc<Mutex<Option<StopHandle>>>,
-    cancelled: Arc<AtomicBool>,
-}
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.cancelled.store(true, Ordering::SeqCst);
-        if let Some(stop) = self
-            .running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-        {
-            stop.stop();
-        }
-    }
-}
-
-/// Runs `prepared` on a pooled engine on a blocking thread, calling `observer` with each
-/// report (it returns `false` to stop the search). Returns at once the guard that stops the
-/// search when dropped, and the search's result to await.
-///
-/// # Errors
-/// A `503` when no engine is free in time.
-pub async fn start(
-    pool: &Arc<Pool>,
-    prepared: Prepared,
-    mut observer: impl FnMut(&Position, &Info) -> bool + Send + 'static,
-) -> Result<
-    (
-        StopOnDrop,
-        tokio::task::JoinHandle<(SearchResult, Duration)>,
-    ),
-    ApiError,
-> {
-    let mut lease = pool.acquire().await?;
-    let stop = lease.searcher().stop_handle();
-    let cancelled = Arc::new(AtomicBool::new(false));
-    let running = Arc::new(Mutex::new(Some(stop.clone())));
-    let guard = StopOnDrop {
-        running: Arc::clone(&running),
-        cancelled: Arc::clone(&cancelled),
-    };
-    let handle = tokio::task::spawn_blocking(move || {
-        let begun = Instant::now();
-        let searcher = lease.searcher();
-        searcher.set_threads(1);
-        searcher.set_multipv(prepared.multipv);
-        // The `full` level limits nothing: it is full strength, which plays with the
-        // endgame tables (a searcher with a level plays without).
-        searcher.set_level(prepared.level.filter(|l| !is_full_strength(l)));
-        searcher.set_rules(prepared.rules);
-        searcher.set_seed(prepared.seed);
-        let pos = prepared.game.position().clone();
-        let mut limits = prepared.limits.clone();
-        if cancelled.load(Ordering::SeqCst) {
-            // Gone before it began: the shortest search that still gives a result.
-            limits.depth = Some(1);
-        }
-        let result = searcher.search(&prepared.game, &limits, &mut |info: &Info| {
-            // A stop asked just before the search began was cleared by it: ask again.
-            if cancelled.load(Ordering::SeqCst) || !observer(&pos, info) {
-                stop.stop();
-            }
-        });
-        running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
-        drop(lease);
-        (result, begun.elapsed())
-    });
-    Ok((guard, handle))
 }

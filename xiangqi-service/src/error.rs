@@ -1,9 +1,7 @@
 //! Errors as the API answers them: a status and a JSON body naming the field and what is
 //! wrong, `{"error": {"code": ..., "field": ..., "message": ...}}`.
 
-use axum::extract::rejection::BytesRejection;
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use http::StatusCode;
 use serde::Serialize;
 
 /// An error answer of the API.
@@ -119,6 +117,18 @@ impl ApiError {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// Seconds after which a refused request may be tried again, if it may.
+    pub fn retry_seconds(&self) -> Option<u32> {
+        self.retry_after
+    }
+
+    /// The answer's body, `{"error": {...}}`, as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&Body { error: self }).unwrap_or_else(|_| {
+            r#"{"error":{"code":"internal","message":"unwritable error"}}"#.into()
+        })
+    }
 }
 
 impl std::fmt::Display for ApiError {
@@ -135,25 +145,41 @@ struct Body<'a> {
     error: &'a ApiError,
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, axum::Json(Body { error: &self })).into_response();
-        if let Some(secs) = self.retry_after {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-        }
-        response
-    }
-}
+#[cfg(feature = "axum")]
+mod answer {
+    use super::ApiError;
+    use axum_core::extract::rejection::BytesRejection;
+    use axum_core::response::{IntoResponse, Response};
+    use http::{header, HeaderValue, StatusCode};
 
-impl From<BytesRejection> for ApiError {
-    fn from(rejection: BytesRejection) -> ApiError {
-        let status = rejection.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(status, "body_too_large", rejection.body_text())
-        } else {
-            ApiError::new(status, "bad_body", rejection.body_text())
+    impl IntoResponse for ApiError {
+        fn into_response(self) -> Response {
+            let mut response = (
+                self.status,
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                self.to_json(),
+            )
+                .into_response();
+            if let Some(secs) = self.retry_after {
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            }
+            response
+        }
+    }
+
+    impl From<BytesRejection> for ApiError {
+        fn from(rejection: BytesRejection) -> ApiError {
+            let status = rejection.status();
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(status, "body_too_large", rejection.body_text())
+            } else {
+                ApiError::new(status, "bad_body", rejection.body_text())
+            }
         }
     }
 }

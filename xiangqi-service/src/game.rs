@@ -1,8 +1,8 @@
 //! The game a request carries: a start FEN (or `startpos`) and its moves in any notation,
 //! replayed into a [`Game`] with every problem named by its field.
 
-use crate::config::Config;
 use crate::error::ApiError;
+use crate::limits::RequestLimits;
 use serde::{Deserialize, Serialize};
 use xiangqi_core::{Game, Move, Position, RuleSet, Square};
 
@@ -102,13 +102,13 @@ fn iccs_squares(text: &str) -> Option<(Square, Square)> {
 }
 
 impl GameInput {
-    /// The game: the start position with every move played, checked against the limits.
-    pub fn build(&self, config: &Config) -> Result<Game, ApiError> {
-        if self.moves.len() > config.max_moves {
+    /// The game: the start position with every move played, checked against `limits`.
+    pub fn build(&self, limits: &RequestLimits) -> Result<Game, ApiError> {
+        if self.moves.len() > limits.max_moves {
             return Err(ApiError::over_limit(
                 "moves",
                 format!("{} moves long", self.moves.len()),
-                config.max_moves,
+                limits.max_moves,
             ));
         }
         let mut game = Game::new(parse_fen(self.fen.as_deref(), "fen")?);
