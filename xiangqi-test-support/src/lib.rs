@@ -44,6 +44,44 @@ pub fn skip(test: &str, missing: &str, how: &str) -> Skip {
     Skip::Skipped
 }
 
+/// What is missing here to build the WebAssembly package (`xiangqi-wasm/build.sh`): a
+/// toolchain for `wasm32-unknown-unknown` (rustup's target, or Debian's `rustc-web` with the
+/// standard library's source), the `wasm-bindgen` command (`WASM_BINDGEN` or on `PATH`),
+/// Node.js and npm. Empty when all are there.
+pub fn wasm_build_missing() -> Vec<&'static str> {
+    use std::path::Path;
+    use std::process::Command;
+    let runs = |program: &str| {
+        Command::new(program)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let rustup = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"));
+    let debian = Path::new("/usr/bin/cargo").exists()
+        && Path::new("/usr/lib/rustlib/src/rust/library").exists();
+    let bindgen = std::env::var("WASM_BINDGEN").unwrap_or_else(|_| "wasm-bindgen".into());
+    let mut missing = Vec::new();
+    if !rustup && !debian {
+        missing.push("a wasm32-unknown-unknown toolchain");
+    }
+    if !runs(&bindgen) {
+        missing.push("wasm-bindgen");
+    }
+    if !runs("node") || !runs("npm") {
+        missing.push("node and npm");
+    }
+    missing
+}
+
+/// How to get what [`wasm_build_missing`] names.
+pub const WASM_BUILD_HOW: &str = "rustup target add wasm32-unknown-unknown (or Debian: \
+    apt-get install rustc-web cargo-web rust-web-src rust-web-llvm lld-22), cargo install \
+    wasm-bindgen-cli --version =0.2.130, and Node.js with npm";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,6 +124,17 @@ impl Board {
         to_js(&moves)
     }
 
+    /// The legal moves in ICCS (`h2e2`) alone: the cheap list, for generating moves in bulk
+    /// (`legalMoves()` writes each in three notations).
+    #[wasm_bindgen(js_name = legalMovesIccs)]
+    pub fn legal_moves_iccs(&self) -> Vec<String> {
+        let pos = self.game.position();
+        pos.legal_moves()
+            .into_iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
     /// Whether `text` (any notation) is a legal move here.
     #[wasm_bindgen(js_name = isLegal)]
     pub fn is_legal(&self, text: &str) -> bool {

@@ -118,6 +118,28 @@ fn limits_of(options: &SearchOptions) -> Result<(Limits, Option<Level>), Error> 
     Ok((limits, level))
 }
 
+/// Calls `f` with the engine (made on first use), its hash table resized to `hash_mb`
+/// when given.
+pub fn with_searcher<R>(
+    hash_mb: Option<usize>,
+    f: impl FnOnce(&mut Searcher<EvalChoice>) -> R,
+) -> R {
+    SEARCHER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let searcher = slot.get_or_insert_with(|| {
+            let mut s = Searcher::with_evaluator(EvalChoice::default());
+            s.set_hash_size(DEFAULT_HASH_MB);
+            s
+        });
+        if let Some(mb) = hash_mb {
+            if searcher.hash_size() != mb {
+                searcher.set_hash_size(mb);
+            }
+        }
+        f(searcher)
+    })
+}
+
 /// Builds the game of a search request.
 pub fn game_of(fen: Option<&str>, moves: &[String]) -> Result<Game, Error> {
     let mut game = Game::new(parse_fen(fen)?);
@@ -154,16 +176,7 @@ pub fn search(
         return Err(Error::new("option", format!("hash {hash} MB: 1 to {MAX_HASH_MB}")).into());
     }
     let root = game.position().clone();
-    let result = SEARCHER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let searcher = slot.get_or_insert_with(|| {
-            let mut s = Searcher::with_evaluator(EvalChoice::default());
-            s.set_hash_size(DEFAULT_HASH_MB);
-            s
-        });
-        if searcher.hash_size() != hash {
-            searcher.set_hash_size(hash);
-        }
+    let result = with_searcher(Some(hash), |searcher| {
         searcher.set_threads(1);
         searcher.set_multipv(options.multipv.unwrap_or(1).clamp(1, 64));
         searcher.set_level(level);

@@ -15,12 +15,14 @@ mod board;
 mod engine;
 mod error;
 mod records;
+mod service;
 mod view;
 
 pub use board::Board;
 pub use engine::{levels, new_game, search};
 pub use error::set_error_class;
 pub use records::{read_records, GameRecord};
+pub use service::{service_request, service_search};
 
 use wasm_bindgen::prelude::*;
 

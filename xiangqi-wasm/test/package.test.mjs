@@ -20,6 +20,7 @@ test('rules: the start position and a game', () => {
   const b = new Board();
   assert.equal(b.turn(), 'red');
   assert.equal(b.legalMoves().length, 44);
+  assert.deepEqual(b.legalMovesIccs(), b.legalMoves().map((m) => m.iccs));
   assert.equal(b.play('h2e2').chinese, '炮二平五');
   assert.equal(b.turn(), 'black');
   assert.equal(b.undo().iccs, 'h2e2');

@@ -1,6 +1,11 @@
 // End-to-end test of the web board in headless Chromium (playwright-core, the browser from
 // the system). Run by `cargo test -p xiangqi-web --test browser`, which starts the server
-// and passes its URL in XQ_URL; screenshots go to XQ_SCREENSHOTS.
+// and passes its URL in XQ_URL, then again over the static site (export.sh) served by a plain
+// static file server, with XQ_STATIC=1; screenshots go to XQ_SCREENSHOTS.
+//
+// The static site answers the page's requests with WebAssembly in the page: it must make none
+// to the API, and everything below works there too except the endgame tables, which need the
+// server (the tables are files of gigabytes).
 //
 // It plays a move by clicking and one by dragging against the computer, sees its replies
 // and its thinking, undoes, loads a PGN, follows a DhtmlXQ record's side line, finishes a mating sequence from a FEN and sees the
@@ -16,6 +21,7 @@ const shots = process.env.XQ_SCREENSHOTS;
 const pgnFile = process.env.XQ_PGN;
 const ubbFile = process.env.XQ_UBB;
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+const staticSite = process.env.XQ_STATIC === '1';
 
 function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
@@ -29,7 +35,11 @@ try {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   // The illegal drop's refusal (a 422 the page asks for on purpose) is the one error expected.
-  page.on('console', (m) => m.type() === 'error' && !/status of 422/.test(m.text()) && errors.push(m.text()));
+  // While the test takes the site offline, the failed loads it asks for are expected too.
+  let offline = false;
+  page.on('console', (m) => m.type() === 'error' && !/status of 422/.test(m.text()) && !(offline && /net::ERR_/.test(m.text())) && errors.push(m.text()));
+  const apiRequests = [];
+  context.on('request', (r) => r.url().includes('/api/v1/') && apiRequests.push(r.url()));
   await page.goto(url);
   await page.waitForSelector('g.piece[data-sq="e0"]');
   check((await page.locator('g.piece').count()) === 32, '32 pieces on the start position');
@@ -100,26 +110,45 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#moves span.current').length === 1 && document.querySelector('#moves span.current').dataset.ply === '2');
   check((await page.locator('g.piece[data-sq="b0"][data-piece="N"]').count()) === 1, 'undo puts the horse back on b0');
 
-  // "Move now" at full strength with ten seconds a move: the reply comes at once.
+  // At full strength with five seconds a move, the page never blocks while the computer
+  // thinks: the test clicks and scrolls, and the page's own timer is never held up for long
+  // (a search on the page's thread would hold it for the whole five seconds). Then "move now"
+  // gets the reply at once.
   await page.selectOption('#level', 'full');
-  await page.selectOption('#movetime', '10000');
+  await page.selectOption('#movetime', '5000');
   await newGame('red', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'full');
   await waitPlies(0); // the new game is shown (the last one's cannon stood on e2, not h2)
   await click('h2');
   await click('e2');
   await page.waitForSelector('#movenow:not([disabled])');
-  await page.waitForTimeout(300);
-  const asked = Date.now();
-  await page.click('#movenow');
-  await waitPlies(2);
-  check(Date.now() - asked < 5000, `"move now" gets the reply at once (${Date.now() - asked} ms)`);
-
-  // Flip: red's general goes to the top.
+  const gaps = page.evaluate(() => new Promise((resolve) => {
+    let last = performance.now();
+    let worst = 0;
+    const tick = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 10);
+    setTimeout(() => { clearInterval(tick); resolve(worst); }, 2500);
+  }));
   const y = async (sq) => (await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox()).y;
   const before = await y('e0');
   await page.click('#flip');
-  check((await y('e0')) < before, 'flip turns the board');
+  check((await y('e0')) < before, 'flip turns the board while the computer thinks');
+  await page.mouse.wheel(0, 400);
+  await page.waitForTimeout(300);
+  await page.mouse.wheel(0, -400);
   await page.click('#flip');
+  check((await y('e0')) === before, 'and turns it back');
+  const worst = await gaps;
+  check(worst < 1000, `the page never blocks while the computer thinks (longest pause ${Math.round(worst)} ms)`);
+  check((await plies()) === 1, 'the computer is still thinking');
+  await page.waitForFunction(() => /depth \d+/.test(document.querySelector('#think-stats').textContent));
+  check(true, 'its thinking is shown as it goes');
+  const asked = Date.now();
+  await page.click('#movenow');
+  await waitPlies(2);
+  check(Date.now() - asked < 3000, `"move now" gets the reply at once (${Date.now() - asked} ms)`);
 
   // Loading a PGN shows its moves.
   await page.setInputFiles('#load', { name: 'game.pgn', mimeType: 'application/x-chess-pgn', buffer: readFileSync(pgnFile) });
@@ -222,64 +251,72 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#graph .graph-dot').length >= 3, null, { timeout: 20000 });
   check(true, 'the score graph shows the game');
 
-  // The endgame table's verdict on a position of a table (车对单士, red mates at once), each
-  // move's value, and one click plays the best.
-  await newGame('both', '3a5/9/3k5/9/9/9/9/9/1R7/4K4 w - - 0 1');
-  await page.waitForSelector('#egtb-verdict[data-result="win"]');
-  const verdict = await page.locator('#egtb-verdict').textContent();
-  check(/Red to move: win in 1 ply$/.test(verdict.trim()), `the table's verdict is shown (${verdict.trim()})`);
-  const best = page.locator('#egtb-moves button').first();
-  check((await best.getAttribute('data-iccs')) === 'b1d1' && (await best.getAttribute('data-plies')) === '1', 'the best move first, with its value');
-  check((await page.locator('#egtb-moves button').count()) === await page.locator('#egtb-moves button[data-result]').count(), 'every move has its value');
-  await best.click();
-  await page.waitForSelector('#status[data-outcome="checkmate"]');
-  check(/loss in 0/.test(await page.locator('#egtb-verdict').textContent()), 'and mates: black has lost');
-
-  // The endgame trainer: a won position of 卒对双士 (pawn against two advisors), the table's
-  // replies, and a move that throws the win away flagged. Such a move is looked up in the
-  // table (one after which the pawn stays on the board, for the screenshot, if there is
-  // one); a position without one gets a new one.
-  await page.click('#trainer-box summary');
-  await page.waitForSelector('#trainer-ending option[value="kpkaa"]', { state: 'attached' });
-  await page.selectOption('#trainer-ending', 'kpkaa');
-  const table = async (fen, moves = []) => (await fetch(`${url}api/v1/egtb`, { method: 'POST', body: JSON.stringify({ fen, moves }) })).json();
-  let thrown = null;
-  let taken = null;
-  for (let tries = 0; tries < 20 && !thrown; tries++) {
-    await page.click('#trainer-new');
-    await page.waitForSelector('#trainer-msg[data-verdict="start"]');
+  if (staticSite) {
+    // The static site has no tables: neither their verdict nor the trainer is offered.
+    await newGame('both', '3a5/9/3k5/9/9/9/9/9/1R7/4K4 w - - 0 1');
+    await page.waitForSelector('g.piece[data-sq="b1"]');
+    check(await page.locator('#egtb-box').isHidden(), 'the static site offers no endgame table verdict');
+    check(await page.locator('#trainer-box').isHidden(), 'nor the endgame trainer');
+  } else {
+    // The endgame table's verdict on a position of a table (车对单士, red mates at once), each
+    // move's value, and one click plays the best.
+    await newGame('both', '3a5/9/3k5/9/9/9/9/9/1R7/4K4 w - - 0 1');
     await page.waitForSelector('#egtb-verdict[data-result="win"]');
-    const fen = await page.locator('#fen-out').inputValue();
-    const start = await table(fen);
-    check(start.material === 'kpkaa' && start.side_to_move === 'red' && start.result === 'win' && start.plies >= 9, `the trainer gives a won position (${fen}, win in ${start.plies})`);
-    for (const m of start.moves.filter((m) => m.result === 'draw')) {
-      taken ??= m.move.iccs;
-      const reply = (await table(fen, [m.move.iccs])).moves[0]?.move.iccs;
-      if (reply && (await table(fen, [m.move.iccs, reply])).material === 'kpkaa') {
-        thrown = m.move.iccs;
-        break;
+    const verdict = await page.locator('#egtb-verdict').textContent();
+    check(/Red to move: win in 1 ply$/.test(verdict.trim()), `the table's verdict is shown (${verdict.trim()})`);
+    const best = page.locator('#egtb-moves button').first();
+    check((await best.getAttribute('data-iccs')) === 'b1d1' && (await best.getAttribute('data-plies')) === '1', 'the best move first, with its value');
+    check((await page.locator('#egtb-moves button').count()) === await page.locator('#egtb-moves button[data-result]').count(), 'every move has its value');
+    await best.click();
+    await page.waitForSelector('#status[data-outcome="checkmate"]');
+    check(/loss in 0/.test(await page.locator('#egtb-verdict').textContent()), 'and mates: black has lost');
+
+    // The endgame trainer: a won position of 卒对双士 (pawn against two advisors), the table's
+    // replies, and a move that throws the win away flagged. Such a move is looked up in the
+    // table (one after which the pawn stays on the board, for the screenshot, if there is
+    // one); a position without one gets a new one.
+    await page.click('#trainer-box summary');
+    await page.waitForSelector('#trainer-ending option[value="kpkaa"]', { state: 'attached' });
+    await page.selectOption('#trainer-ending', 'kpkaa');
+    const table = async (fen, moves = []) => (await fetch(`${url}api/v1/egtb`, { method: 'POST', body: JSON.stringify({ fen, moves }) })).json();
+    let thrown = null;
+    let taken = null;
+    for (let tries = 0; tries < 20 && !thrown; tries++) {
+      await page.click('#trainer-new');
+      await page.waitForSelector('#trainer-msg[data-verdict="start"]');
+      await page.waitForSelector('#egtb-verdict[data-result="win"]');
+      const fen = await page.locator('#fen-out').inputValue();
+      const start = await table(fen);
+      check(start.material === 'kpkaa' && start.side_to_move === 'red' && start.result === 'win' && start.plies >= 9, `the trainer gives a won position (${fen}, win in ${start.plies})`);
+      for (const m of start.moves.filter((m) => m.result === 'draw')) {
+        taken ??= m.move.iccs;
+        const reply = (await table(fen, [m.move.iccs])).moves[0]?.move.iccs;
+        if (reply && (await table(fen, [m.move.iccs, reply])).material === 'kpkaa') {
+          thrown = m.move.iccs;
+          break;
+        }
       }
     }
+    thrown ??= taken;
+    check(thrown, 'a position with a move that throws the win away');
+    check((await page.locator('#egtb-moves button').count()) === 0, "the moves' values are hidden in the trainer");
+    await click(thrown.slice(0, 2));
+    await click(thrown.slice(2));
+    await page.waitForSelector('#trainer-msg[data-verdict="draw"]');
+    const flagged = await page.locator('#trainer-msg').textContent();
+    check(/throws the win away/.test(flagged), `the move is flagged (${flagged.trim()})`);
+    check((await page.locator('#moves span[data-ply="1"]').getAttribute('class')).includes('tb-draw'), 'and marked in the move list');
+    await waitPlies(2);
+    check(true, "the table replies for black");
+    await page.check('#egtb-show');
+    await page.waitForSelector('#egtb-moves button');
+    await page.screenshot({ path: join(shots, 'egtb.png') });
+    await page.click('#trainer-retry');
+    await page.waitForSelector('#trainer-msg[data-verdict="start"]');
+    await waitPlies(0);
+    check(true, 'retry starts the position again');
+    await page.click('#trainer-box summary');
   }
-  thrown ??= taken;
-  check(thrown, 'a position with a move that throws the win away');
-  check((await page.locator('#egtb-moves button').count()) === 0, "the moves' values are hidden in the trainer");
-  await click(thrown.slice(0, 2));
-  await click(thrown.slice(2));
-  await page.waitForSelector('#trainer-msg[data-verdict="draw"]');
-  const flagged = await page.locator('#trainer-msg').textContent();
-  check(/throws the win away/.test(flagged), `the move is flagged (${flagged.trim()})`);
-  check((await page.locator('#moves span[data-ply="1"]').getAttribute('class')).includes('tb-draw'), 'and marked in the move list');
-  await waitPlies(2);
-  check(true, "the table replies for black");
-  await page.check('#egtb-show');
-  await page.waitForSelector('#egtb-moves button');
-  await page.screenshot({ path: join(shots, 'egtb.png') });
-  await page.click('#trainer-retry');
-  await page.waitForSelector('#trainer-msg[data-verdict="start"]');
-  await waitPlies(0);
-  check(true, 'retry starts the position again');
-  await page.click('#trainer-box summary');
   await page.evaluate(() => window.scrollTo(0, 0));
 
   // Analysis with three lines, in Chinese on a phone-sized screen.
@@ -298,7 +335,26 @@ try {
   const whyZh = await page.locator('#message').textContent();
   check(/走法不合规则/.test(whyZh), `an illegal drop is refused in Chinese (${whyZh.trim()})`);
   await page.screenshot({ path: join(shots, 'phone-analysis.png'), fullPage: true });
+  if (staticSite) {
+    // Offline after one visit: the service worker answers the page's files from its copy, and
+    // the computer still plays.
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    offline = true;
+    await context.setOffline(true);
+    const asked = await page.evaluate(() => fetch(`not-there-${Math.random()}`).then(() => 'the network', () => 'nothing'));
+    check(asked === 'nothing', `offline, a file the site does not have gets ${asked}`);
+    const reloaded = await page.reload();
+    check(reloaded.fromServiceWorker(), 'offline, the page comes from the service worker');
+    await page.waitForSelector('g.piece[data-sq="e0"]');
+    await newGame('black', '', 'casual');
+    await waitPlies(1);
+    check(true, 'and the computer plays offline');
+    await context.setOffline(false);
+    offline = false;
+  }
   check(errors.length === 0, `no script errors (${errors.join('; ')})`);
+  if (staticSite) check(apiRequests.length === 0, `the static site asks no server (${apiRequests.slice(0, 3).join(' ')})`);
+  else check(apiRequests.length > 0, 'the served page asks its server');
 } finally {
   await browser.close();
 }

@@ -1,5 +1,16 @@
 // The page's calls to the engine service (/api/v1/): JSON requests and the analysis
 // stream (Server-Sent Events read from a fetch body, since EventSource cannot POST).
+//
+// The service is the server's, or, on the page exported as static files (its <html> has
+// data-backend="wasm"), the same service compiled to WebAssembly and answered in the page
+// (local.js): the same requests get the same answers, so nothing below knows which.
+
+/** Whether the page answers its own requests (no server). */
+export const local = document.documentElement.dataset.backend === 'wasm';
+
+const call = local
+  ? (await import('./local.js')).localFetch
+  : (path, init) => fetch(`api/v1/${path}`, init);
 
 /** An API error: the server's JSON error object. */
 export class ApiError extends Error {
@@ -14,7 +25,7 @@ export class ApiError extends Error {
 }
 
 async function post(path, body, signal) {
-  const res = await fetch(`/api/v1/${path}`, {
+  const res = await call(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
@@ -24,19 +35,19 @@ async function post(path, body, signal) {
   return res;
 }
 
-export const info = async () => (await fetch('/api/v1/info')).json();
+export const info = async () => (await call('info')).json();
 export const position = async (game) => (await post('position', game)).json();
 export const engineMove = async (req, signal) => (await post('move', req, signal)).json();
 export const pgn = async (req) => (await post('pgn', req)).text();
 /** The endgame table's value of a game's position and of each of its moves. */
 export const egtb = async (game, signal) => (await post('egtb', game, signal)).json();
-export const endings = async () => (await fetch('/api/v1/egtb/endings')).json();
+export const endings = async () => (await call('egtb/endings')).json();
 /** A random won position of an ending for the trainer: { fen, plies, name, name_en, ... }. */
 export const trainer = async (req) => (await post('egtb/trainer', req)).json();
 
 /** Reads an uploaded record file (PGN or XQF bytes) into games. */
 export async function records(bytes) {
-  const res = await fetch('/api/v1/records', { method: 'POST', body: bytes });
+  const res = await call('records', { method: 'POST', body: bytes });
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new ApiError(res.status, body);
   return body;
