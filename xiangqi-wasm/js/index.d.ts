@@ -1,6 +1,6 @@
 // Types of the xiangqi-wasm package (browser and Node builds share them).
 
-export { Board, GameRecord, Move, Outcome, RecordFile, SearchOptions, SearchResult, Info, Score, levels, version } from './wasm/xiangqi_wasm.js';
+export { Board, GameRecord, Move, Outcome, RecordFile, SearchOptions, SearchResult, Info, Score, levels, moveText, version } from './wasm/xiangqi_wasm.js';
 import type { Board, SearchOptions, SearchResult, Info } from './wasm/xiangqi_wasm.js';
 
 /** A refusal from the library, with the library's message. */

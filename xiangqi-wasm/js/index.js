@@ -9,7 +9,7 @@ import { XiangqiError } from './errors.js';
 
 export { XiangqiError } from './errors.js';
 export { Search } from './engine.js';
-export { Board, GameRecord, levels, version } from './wasm/xiangqi_wasm.js';
+export { Board, GameRecord, levels, moveText, version } from './wasm/xiangqi_wasm.js';
 
 let module = null;
 let loading = null;

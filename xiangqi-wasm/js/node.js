@@ -11,7 +11,7 @@ import { XiangqiError } from './errors.js';
 
 export { XiangqiError } from './errors.js';
 export { Search } from './engine.js';
-export { Board, GameRecord, levels, version } from './wasm/xiangqi_wasm.js';
+export { Board, GameRecord, levels, moveText, version } from './wasm/xiangqi_wasm.js';
 
 const module = new WebAssembly.Module(readFileSync(new URL('./wasm/xiangqi_wasm_bg.wasm', import.meta.url)));
 wasm.initSync({ module });

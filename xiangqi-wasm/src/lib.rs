@@ -18,7 +18,7 @@ mod records;
 mod service;
 mod view;
 
-pub use board::Board;
+pub use board::{move_text, Board};
 pub use engine::{levels, new_game, search};
 pub use error::set_error_class;
 pub use records::{read_records, GameRecord};

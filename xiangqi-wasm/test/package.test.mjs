@@ -21,6 +21,11 @@ test('rules: the start position and a game', () => {
   assert.equal(b.turn(), 'red');
   assert.equal(b.legalMoves().length, 44);
   assert.deepEqual(b.legalMovesIccs(), b.legalMoves().map((m) => m.iccs));
+  const packed = b.legalMovesPacked();
+  assert.ok(packed instanceof Uint16Array);
+  assert.deepEqual([...packed].map(xq.moveText), b.legalMovesIccs());
+  assert.ok(packed.includes(25 | (22 << 7)), 'h2e2 as a number');
+  assert.throws(() => xq.moveText(0), (e) => e instanceof XiangqiError && e.kind === 'notation');
   assert.equal(b.play('h2e2').chinese, '炮二平五');
   assert.equal(b.turn(), 'black');
   assert.equal(b.undo().iccs, 'h2e2');
