@@ -3,7 +3,9 @@
 //!
 //! * `binit`: the 32 pieces as two digits each, `x y` (file from red's left, 0–8; row from
 //!   the top, 0–9), red then black in the order R N B A K A B N R C C P P P P P, `99` for a
-//!   piece not on the board; absent for the initial position.
+//!   piece not on the board; absent for the initial position. The format has no field for
+//!   the side to move: the first move's piece says it, and a record without a move is read
+//!   as red to move.
 //! * `movelist`: the main line, four digits a move (`x1 y1 x2 y2`; `7747` is h2e2).
 //! * `move_P_S_B`: line `B`, branching from line `P` (0 = the main line) with its first
 //!   move at ply `S` (1-based): an alternative to line `P`'s move `S`.

@@ -8,8 +8,9 @@
 //! * header, 0x000–0x3FF: `XQ`, version byte at 2; for encrypted versions the keys at
 //!   3 (mask) and 8–15 (KeyOrA–D, KeysSum, KeyXY, KeyXYf, KeyXYt); the 32 piece points at
 //!   0x10 (byte `x * 10 + y`, `x` the file a..i, `y` the rank from red's side; above 89 =
-//!   not on the board) in the order red R N B A K A B N R C C P P P P P, then black; the
-//!   result at 0x33 (0 unknown, 1 red won, 2 black won, 3 or 4 draw); length-prefixed GBK
+//!   not on the board) in the order red R N B A K A B N R C C P P P P P, then black; who
+//!   plays first at 0x32 (1 black; read only when the record has no move, whose piece
+//!   says it otherwise); the result at 0x33 (0 unknown, 1 red won, 2 black won, 3 or 4 draw); length-prefixed GBK
 //!   strings: title 0x50, event 0xD0, date 0x110, site 0x120, red 0x130, black 0x140,
 //!   commentator 0x1D0, author 0x1E0;
 //! * moves from 0x400 (or the offset at 0x38 when set), depth first: a dummy record, then
@@ -463,8 +464,13 @@ fn parse(bytes: &[u8]) -> Result<Parsed, XqfError> {
         }
     };
 
-    // The side to move: the colour of the piece that makes the first move.
-    let mut side = Color::Red;
+    // The side to move: the colour of the piece that makes the first move; without a move,
+    // the header's "who plays" byte (1 black, anything else red).
+    let mut side = if header[0x32] == 1 {
+        Color::Black
+    } else {
+        Color::Red
+    };
     if root.as_ref().is_some_and(|r| r.next) {
         let mut peek = Records {
             data: &decrypted,

@@ -73,12 +73,14 @@ impl Out {
         }
     }
 
-    /// A comment: `{...}`, or `;` lines when it holds a `}` (which braces cannot).
+    /// A comment: `{...}`, or `;` lines when it holds a `}` (which braces cannot) or space
+    /// at either end (which a reader trims from a braced comment, but not from a `;` line
+    /// after the one space that follows the `;`).
     fn comment(&mut self, text: &str) {
         if text.is_empty() {
             return;
         }
-        if text.contains('}') {
+        if text.contains('}') || text.trim() != text {
             self.newline();
             for line in text.split('\n') {
                 self.text.push_str("; ");

@@ -55,6 +55,9 @@ pub fn write(record: &Record) -> Vec<u8> {
         }
     }
     out[0x10..0x30].copy_from_slice(&slots);
+    // Who plays first: readers take it from the first move, but a record without one has
+    // only this byte to say it.
+    out[0x32] = u8::from(start.side_to_move() == Color::Black);
     out[0x33] = match record.result {
         PgnResult::Unknown => 0,
         PgnResult::RedWins => 1,

@@ -1,0 +1,107 @@
+//! Writes the seed corpora the first campaign started from: the repository's sample record
+//! files, each game written by every writer (so the binary readers start from valid files),
+//! the perft suite's FENs, move texts in the three notations, and API bodies.
+//!
+//! `cargo run --example make_seeds` (in `fuzz/`); it adds to `corpus/<target>/`.
+
+use std::fs;
+use std::path::Path;
+use xiangqi_records::{cbf, pgn, read, ubb, xqf};
+
+fn put(target: &str, name: &str, bytes: &[u8]) {
+    let dir = Path::new("corpus").join(target);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join(name), bytes).unwrap();
+}
+
+fn main() {
+    let samples = Path::new("../xiangqi-records/tests/data");
+    let mut files: Vec<_> = fs::read_dir(samples)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e != "md"))
+    {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = fs::read(path).unwrap();
+        put("records_read", &name, &bytes);
+        let Ok(loaded) = read(&bytes) else { continue };
+        for (i, record) in loaded.records.iter().enumerate().take(3) {
+            let stem = format!("{name}-{i}");
+            let text = pgn::write_record(record, &pgn::WriteOptions::default());
+            put("records_pgn", &format!("{stem}.pgn"), text.as_bytes());
+            put("records_xqf", &format!("{stem}.xqf"), &xqf::write(record));
+            put(
+                "records_ubb",
+                &format!("{stem}.txt"),
+                ubb::write(record).as_bytes(),
+            );
+            put(
+                "records_cbf",
+                &format!("{stem}.cbf"),
+                cbf::write(record).as_bytes(),
+            );
+            put(
+                "records_read",
+                &format!("{stem}.cbf"),
+                cbf::write(record).as_bytes(),
+            );
+            put("records_read", &format!("{stem}.xqf"), &xqf::write(record));
+        }
+    }
+    // CBR: no writer; its signature, so the reader's body is reached.
+    let mut cbr = b"CCBridge Record\0".to_vec();
+    cbr.resize(2300, 0);
+    put("records_cbr", "signature", &cbr);
+
+    let epd = fs::read_to_string("../xiangqi-core/tests/data/perft.epd").unwrap();
+    for (i, line) in epd
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
+        let fen = line.split(';').next().unwrap().trim();
+        put("fen", &format!("perft-{i}"), fen.as_bytes());
+        put(
+            "service_bodies",
+            &format!("position-{i}"),
+            format!("\x00{{\"fen\":\"{fen}\",\"moves\":[]}}").as_bytes(),
+        );
+    }
+    for (i, text) in [
+        "h2e2",
+        "H2-E2",
+        "C2.5",
+        "C2=5",
+        "炮二平五",
+        "炮2平5",
+        "前兵进一",
+        "+P.1",
+        "h9g7",
+        "马８进７",
+    ]
+    .iter()
+    .enumerate()
+    {
+        for which in 0..4u8 {
+            let mut bytes = vec![which];
+            bytes.extend_from_slice(text.as_bytes());
+            put("notation", &format!("{i}-{which}"), &bytes);
+        }
+    }
+    let bodies: [&[u8]; 4] = [
+        br#"{"moves":["h2e2","h9g7"],"to":"chinese"}"#,
+        br#"{"fen":"startpos","moves":["h2e2"],"tags":[["Red","A"]]}"#,
+        br#"{"moves":["h2e2"],"level":"full","limits":{"movetime_ms":1000,"depth":5},"multipv":3}"#,
+        br#"{"moves":[],"rules":"chinese"}"#,
+    ];
+    for (i, body) in bodies.iter().enumerate() {
+        let mut bytes = vec![[1u8, 2, 3, 0][i]];
+        bytes.extend_from_slice(body);
+        put("service_bodies", &format!("body-{i}"), &bytes);
+    }
+}

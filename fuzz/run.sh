@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 20) on its committed corpus, one after the
+# other, and fails on any finding (a crash, a failed check, a timeout over 10 s, more than
+# 2 GB of memory); libFuzzer leaves the input that found it in artifacts/<target>/.
+# New inputs that reach new code go into corpus/<target>/ (`cargo fuzz cmin` keeps it small).
+#
+#   fuzz/run.sh [SECONDS] [TARGET...]
+#
+# It needs a nightly toolchain (rustup's, for the sanitizer runtime) and cargo-fuzz
+# (`cargo install cargo-fuzz`). Without them it says what is missing and exits 0: a machine
+# without nightly cannot fuzz, and that is no failure of the code.
+set -euo pipefail
+cd "$(dirname "$0")"
+secs="${1:-20}"
+shift || true
+missing=""
+if ! cargo +nightly --version >/dev/null 2>&1; then
+    missing="a nightly toolchain (rustup toolchain install nightly)"
+elif ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    missing="cargo-fuzz (cargo install cargo-fuzz)"
+fi
+if [ -n "$missing" ]; then
+    echo "SKIPPED the fuzz run: it needs $missing." >&2
+    exit 0
+fi
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+cargo +nightly fuzz build
+for t in "${targets[@]}"; do
+    mkdir -p "corpus/$t"
+    echo "fuzz/run.sh: $t for ${secs} s"
+    log="$(mktemp)"
+    rc=0
+    cargo +nightly fuzz run "$t" -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 >"$log" 2>&1 || rc=$?
+    grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|#[0-9]+ +DONE)" "$log" || true
+    if [ "$rc" -ne 0 ]; then
+        tail -40 "$log" >&2
+        rm -f "$log"
+        echo "fuzz/run.sh: $t found a failure; the input is in fuzz/artifacts/$t/" >&2
+        exit 1
+    fi
+    rm -f "$log"
+done

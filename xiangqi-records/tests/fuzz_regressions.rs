@@ -1,0 +1,44 @@
+//! Inputs the fuzz targets (fuzz/) found, kept as ordinary tests.
+
+use xiangqi_core::Position;
+use xiangqi_records::{cbf, pgn, read, ubb, xqf, GameTree, Record};
+
+/// A record of a position with black to move and no moves yet: XQF and CBF keep who is to
+/// move (found by `records_roundtrip`: XQF lost it, having only the first move to show it;
+/// its header's "who plays" byte now says it). DhtmlXQ has no such field: it keeps the board,
+/// and a record without a move reads as red to move.
+#[test]
+fn black_to_move_without_moves_survives_xqf_and_cbf() {
+    let start = Position::from_fen("4k4/4a4/5a3/3PR4/6r2/9/2pp5/9/4A4/4KA3 b - - 0 1").unwrap();
+    let record = Record::new(GameTree::new(start.clone()));
+    let written: [(&str, Vec<u8>); 2] = [
+        ("XQF", xqf::write(&record)),
+        ("CBF", cbf::write(&record).into_bytes()),
+    ];
+    for (format, bytes) in written {
+        let back = read(&bytes).unwrap();
+        assert_eq!(back.records[0].tree.start(), &start, "{format}");
+    }
+    let back = read(ubb::write(&record).as_bytes()).unwrap();
+    let placement = |p: &Position| p.fen().split(' ').next().unwrap().to_string();
+    assert_eq!(placement(back.records[0].tree.start()), placement(&start));
+}
+
+/// A `;` comment with spaces at its end (kept, as a `;` line keeps them): written as `;`
+/// lines again, not in braces (which a reader trims), so it reads back the same (found by
+/// `records_read`).
+#[test]
+fn a_line_comment_reads_back_the_same_after_writing() {
+    let text = "[Game \"Chinese Chess\"]\n\n1. h2e2 ; a line comment   \n h9g7 *\n";
+    let first = read(text.as_bytes()).unwrap();
+    let tree = &first.records[0].tree;
+    let comments: Vec<&str> = tree
+        .main_line()
+        .iter()
+        .map(|&n| tree.node(n).comment.as_str())
+        .collect();
+    assert!(comments.contains(&"a line comment   "), "{comments:?}");
+    let written = pgn::write_record(&first.records[0], &pgn::WriteOptions::default());
+    let again = read(written.as_bytes()).unwrap();
+    assert_eq!(&again.records[0].tree, tree, "{written}");
+}
