@@ -86,8 +86,9 @@ pub fn parse_move_in(
     })
 }
 
-/// The two squares of coordinate text (`h2e2`, `H2-E2`), if it is that.
-fn iccs_squares(text: &str) -> Option<(Square, Square)> {
+/// The two squares of coordinate text (`h2e2`, `H2-E2`), if it is that: how a move that is
+/// not legal is recognised as one meant on the board, to say why it is refused.
+pub fn iccs_squares(text: &str) -> Option<(Square, Square)> {
     let compact: String = text
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '-')

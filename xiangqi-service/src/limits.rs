@@ -1,10 +1,11 @@
 //! What a request may ask for: the server sets these from its flags, the WebAssembly build
 //! from its own defaults.
 
+use serde::Serialize;
 use std::time::Duration;
 
-/// The most a request may ask for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The most a request may ask for; serialized as `/info` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RequestLimits {
     /// The longest search per engine move, in milliseconds.
     pub max_movetime_ms: u64,

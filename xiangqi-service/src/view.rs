@@ -94,35 +94,36 @@ pub fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// The API's name of why a game ended (`checkmate`, `perpetual_chase`, ...) and, for a
+/// perpetual chase, the chased piece's point.
+pub fn reason_code(reason: &GameEndReason) -> (&'static str, Option<String>) {
+    use xiangqi_core::Violation as V;
+    match reason {
+        GameEndReason::Checkmate => ("checkmate", None),
+        GameEndReason::Stalemate => ("stalemate", None),
+        GameEndReason::MoveLimit => ("move_limit", None),
+        GameEndReason::NoAttackingMaterial => ("no_attacking_material", None),
+        GameEndReason::Repetition(RepetitionVerdict::Draw { .. }) => ("repetition", None),
+        GameEndReason::Repetition(RepetitionVerdict::Loss {
+            violation, target, ..
+        }) => {
+            let code = match violation {
+                V::PerpetualCheck => "perpetual_check",
+                V::PerpetualChase => "perpetual_chase",
+                V::PerpetualMateThreat => "perpetual_mate_threat",
+                V::Mixed => "mixed_perpetual",
+            };
+            (code, target.map(|s| s.to_string()))
+        }
+    }
+}
+
 impl OutcomeView {
     /// The view of `outcome`, judged under `rules`.
     pub fn new(outcome: &GameOutcome, rules: RuleSet) -> OutcomeView {
-        use xiangqi_core::Violation as V;
-        let mut chased = None;
-        let mut by_rules = None;
-        let reason = match &outcome.reason {
-            GameEndReason::Checkmate => "checkmate",
-            GameEndReason::Stalemate => "stalemate",
-            GameEndReason::MoveLimit => "move_limit",
-            GameEndReason::NoAttackingMaterial => "no_attacking_material",
-            GameEndReason::Repetition(verdict) => {
-                by_rules = Some(rules.to_string());
-                match verdict {
-                    RepetitionVerdict::Draw { .. } => "repetition",
-                    RepetitionVerdict::Loss {
-                        violation, target, ..
-                    } => {
-                        chased = target.map(|s| s.to_string());
-                        match violation {
-                            V::PerpetualCheck => "perpetual_check",
-                            V::PerpetualChase => "perpetual_chase",
-                            V::PerpetualMateThreat => "perpetual_mate_threat",
-                            V::Mixed => "mixed_perpetual",
-                        }
-                    }
-                }
-            }
-        };
+        let (reason, chased) = reason_code(&outcome.reason);
+        let by_rules =
+            matches!(outcome.reason, GameEndReason::Repetition(_)).then(|| rules.to_string());
         OutcomeView {
             winner: outcome.winner.map(color_name),
             reason,

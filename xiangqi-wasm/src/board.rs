@@ -4,6 +4,7 @@ use crate::error::Error;
 use crate::view::{color_name, rule_set, to_js, MoveView, OutcomeView};
 use wasm_bindgen::prelude::*;
 use xiangqi_core::{Game, Move, NotationError, Position, Square};
+use xiangqi_service::game::iccs_squares;
 
 /// A game: a start position and the moves played from it. Moves are taken in any notation
 /// (ICCS `h2e2`, WXF `C2.5`, Chinese `炮二平五`); an illegal one is refused with the rule it
@@ -20,21 +21,6 @@ pub fn parse_fen(fen: Option<&str>) -> Result<Position, Error> {
         None | Some("") | Some("startpos") => Ok(Position::startpos()),
         Some(text) => Position::from_fen(text).map_err(|e| Error::new("fen", e.to_string())),
     }
-}
-
-/// The two points of coordinate text (`h2e2`, `H2-E2`), if it is that.
-fn iccs_squares(text: &str) -> Option<(Square, Square)> {
-    let compact: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '-')
-        .collect();
-    if compact.len() != 4 || !compact.is_ascii() {
-        return None;
-    }
-    Some((
-        Square::from_iccs(&compact[..2])?,
-        Square::from_iccs(&compact[2..])?,
-    ))
 }
 
 /// Reads move text in any notation as a legal move of `pos`; a coordinate move that

@@ -60,23 +60,13 @@ struct Info {
     /// `wasm`: the page's own engine, no server.
     backend: &'static str,
     levels: Vec<LevelView>,
-    limits: Limits,
+    limits: RequestLimits,
     engines: usize,
     evaluator: &'static str,
     net: &'static str,
     running: usize,
     waiting: usize,
     egtb: Egtb,
-}
-
-#[derive(Serialize)]
-struct Limits {
-    max_movetime_ms: u64,
-    max_analysis_ms: u64,
-    max_depth: u32,
-    max_nodes: u64,
-    max_moves: usize,
-    max_multipv: usize,
 }
 
 #[derive(Serialize)]
@@ -88,20 +78,12 @@ struct Egtb {
 }
 
 fn info() -> Info {
-    let l = limits();
     Info {
         name: "xiangqi-wasm",
         version: env!("CARGO_PKG_VERSION"),
         backend: "wasm",
         levels: answers::levels(),
-        limits: Limits {
-            max_movetime_ms: l.max_movetime_ms,
-            max_analysis_ms: l.max_analysis_ms,
-            max_depth: l.max_depth,
-            max_nodes: l.max_nodes,
-            max_moves: l.max_moves,
-            max_multipv: l.max_multipv,
-        },
+        limits: limits(),
         engines: 1,
         evaluator: "nnue",
         net: "embedded",

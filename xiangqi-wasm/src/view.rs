@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use wasm_bindgen::JsValue;
-use xiangqi_core::{Color, GameEndReason, GameOutcome, Move, Position, RepetitionVerdict, RuleSet};
+use xiangqi_core::{GameOutcome, Move, Position, RuleSet};
 use xiangqi_search::Score;
 
 /// A move in the three notations, with the piece that moves and the one it takes.
@@ -42,13 +42,7 @@ impl MoveView {
     }
 }
 
-/// The side's name.
-pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
-}
+pub use xiangqi_service::view::color_name;
 
 /// The end of a game.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -69,26 +63,7 @@ pub struct OutcomeView {
 impl OutcomeView {
     /// The view of `outcome`.
     pub fn new(outcome: &GameOutcome) -> OutcomeView {
-        use xiangqi_core::Violation as V;
-        let mut chased = None;
-        let reason = match &outcome.reason {
-            GameEndReason::Checkmate => "checkmate",
-            GameEndReason::Stalemate => "stalemate",
-            GameEndReason::MoveLimit => "move_limit",
-            GameEndReason::NoAttackingMaterial => "no_attacking_material",
-            GameEndReason::Repetition(RepetitionVerdict::Draw { .. }) => "repetition",
-            GameEndReason::Repetition(RepetitionVerdict::Loss {
-                violation, target, ..
-            }) => {
-                chased = target.map(|s| s.to_string());
-                match violation {
-                    V::PerpetualCheck => "perpetual_check",
-                    V::PerpetualChase => "perpetual_chase",
-                    V::PerpetualMateThreat => "perpetual_mate_threat",
-                    V::Mixed => "mixed_perpetual",
-                }
-            }
-        };
+        let (reason, chased) = xiangqi_service::view::reason_code(&outcome.reason);
         OutcomeView {
             winner: outcome.winner.map(color_name),
             reason,

@@ -56,12 +56,9 @@ struct InfoAnswer {
 
 #[derive(Serialize)]
 struct LimitsAnswer {
-    max_movetime_ms: u64,
-    max_analysis_ms: u64,
-    max_depth: u32,
-    max_nodes: u64,
-    max_moves: usize,
-    max_multipv: usize,
+    /// What a request may ask for (as the WebAssembly build lists its own).
+    #[serde(flatten)]
+    request: xiangqi_service::RequestLimits,
     max_streams_per_client: usize,
     max_body_bytes: usize,
     queue: usize,
@@ -87,12 +84,7 @@ async fn info(State(state): State<AppState>) -> Json<InfoAnswer> {
         version: env!("CARGO_PKG_VERSION"),
         levels: answers::levels(),
         limits: LimitsAnswer {
-            max_movetime_ms: c.max_movetime_ms,
-            max_analysis_ms: c.max_analysis_ms,
-            max_depth: c.max_depth,
-            max_nodes: c.max_nodes,
-            max_moves: c.max_moves,
-            max_multipv: c.max_multipv,
+            request: c.limits(),
             max_streams_per_client: c.max_streams_per_client,
             max_body_bytes: c.max_body_bytes,
             queue: c.queue,
