@@ -257,7 +257,9 @@ impl Network {
             .output_weights
             .iter()
             .flatten()
-            .any(|w| w.abs() > MAX_OUTPUT_WEIGHT)
+            // `unsigned_abs`: `i16::MIN.abs()` overflows (and wraps to itself, negative, in a
+            // release build, which let such a weight through: found by the fuzz target `net`).
+            .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
         {
             return Err(NetError::WeightOutOfRange("output weights"));
         }
@@ -361,5 +363,19 @@ mod tests {
             Network::from_bytes(&huge.to_bytes()),
             Err(NetError::WeightOutOfRange("output weights"))
         );
+        // The most negative weight, whose absolute value does not fit an i16 (found by the
+        // fuzz target `net`).
+        for w in [i16::MIN, -128, 128] {
+            let mut extreme = Network::embedded();
+            extreme.output_weights[0][0] = w;
+            assert_eq!(
+                Network::from_bytes(&extreme.to_bytes()),
+                Err(NetError::WeightOutOfRange("output weights")),
+                "{w}"
+            );
+        }
+        let mut edge = Network::embedded();
+        edge.output_weights[0][0] = -MAX_OUTPUT_WEIGHT;
+        assert!(Network::from_bytes(&edge.to_bytes()).is_ok());
     }
 }
