@@ -93,6 +93,14 @@ fn main() {
             put("notation", &format!("{i}-{which}"), &bytes);
         }
     }
+    let sessions: [(&str, &str); 3] = [
+        ("engine_uci", "uci\nsetoption name UCI_Variant value xiangqi\nisready\nucinewgame\nposition startpos moves h2e2 h9g7\ngo wtime 1000 btime 1000 winc 10 binc 10\nstop\nposition fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h3e3 h10g8\ngo depth 3 searchmoves h0g2\nquit\n"),
+        ("engine_ucci", "ucci\nsetoption usemillisec true\nisready\nposition fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7\ngo time 1000 increment 10 opptime 1000\nbanmoves a0a1\nprobe startpos moves h2e2\nquit\n"),
+        ("engine_cecp", "xboard\nprotover 2\nvariant xiangqi\nnew\nlevel 40 5 0\nst 1\nsd 8\nusermove h2e2\nh9g7\nsetboard rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\nundo\nremove\ngo\nforce\nquit\n"),
+    ];
+    for (target, text) in sessions {
+        put(target, "session", text.as_bytes());
+    }
     let bodies: [&[u8]; 4] = [
         br#"{"moves":["h2e2","h9g7"],"to":"chinese"}"#,
         br#"{"fen":"startpos","moves":["h2e2"],"tags":[["Red","A"]]}"#,

@@ -34,7 +34,7 @@ fn build(input: &Input) -> Record {
     let start = Position::from_fen(STARTS[usize::from(input.start) % STARTS.len()]).unwrap();
     let mut tree = GameTree::new(start);
     let root = tree.root();
-    tree.node_mut(root).comment = input.root_comment.clone();
+    tree.node_mut(root).comment = input.root_comment.trim().to_string();
     let mut nodes = vec![root];
     for step in input.steps.iter().take(200) {
         let parent = nodes[usize::from(step.at) % nodes.len()];
@@ -47,10 +47,11 @@ fn build(input: &Input) -> Record {
             continue;
         }
         let n = tree.add_move(parent, m).unwrap();
-        tree.node_mut(n).comment = step.comment.clone();
+        // Comments as PGN holds them: trimmed (the writer writes them so).
+        tree.node_mut(n).comment = step.comment.trim().to_string();
         tree.node_mut(n).nags.extend(step.nag.map(|v| 1 + v % 7));
         if tree.node(parent).main_child() != Some(n) {
-            tree.node_mut(n).starting_comment = step.before.clone();
+            tree.node_mut(n).starting_comment = step.before.trim().to_string();
         }
         nodes.push(n);
     }

@@ -12,6 +12,12 @@ pub fn detect(bytes: &[u8]) -> Format {
         return f;
     }
     let (text, _) = text::decode(&bytes[..bytes.len().min(64 * 1024)]);
+    // A file that opens with a tag pair is PGN, whatever its comments quote (another
+    // format's markers in a comment made our own PGN read as that format: found by the fuzz
+    // target `records_read`).
+    if opens_with_tag_pair(&text) {
+        return Format::Pgn;
+    }
     // `[DhtmlXQ_x "..."]` is a PGN tag kept from a UBB file, not UBB.
     if ["[DhtmlXQ]", "[DhtmlXQ_movelist]", "[DhtmlXQ_binit]"]
         .iter()
@@ -25,6 +31,21 @@ pub fn detect(bytes: &[u8]) -> Format {
     } else {
         Format::Text
     }
+}
+
+/// Whether `text` starts (after a byte-order mark and blank space) with a PGN tag pair,
+/// `[Name "`.
+fn opens_with_tag_pair(text: &str) -> bool {
+    let start = text.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace());
+    let Some(rest) = start.strip_prefix('[') else {
+        return false;
+    };
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let after = &rest[name_len..];
+    let value = after.trim_start_matches([' ', '\t']);
+    name_len > 0 && value.len() < after.len() && value.starts_with('"')
 }
 
 /// Reads a record file of any format, leniently (see [`read_with`]).

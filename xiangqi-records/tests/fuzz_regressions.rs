@@ -24,12 +24,12 @@ fn black_to_move_without_moves_survives_xqf_and_cbf() {
     assert_eq!(placement(back.records[0].tree.start()), placement(&start));
 }
 
-/// A `;` comment with spaces at its end (kept, as a `;` line keeps them): written as `;`
-/// lines again, not in braces (which a reader trims), so it reads back the same (found by
-/// `records_read`).
+/// A `;` comment with spaces at its end, and one of blank space only: comments are read
+/// trimmed, as PGN can hold them, so they read back the same after writing (found by
+/// `records_read` and `records_roundtrip`).
 #[test]
-fn a_line_comment_reads_back_the_same_after_writing() {
-    let text = "[Game \"Chinese Chess\"]\n\n1. h2e2 ; a line comment   \n h9g7 *\n";
+fn comments_read_back_the_same_after_writing() {
+    let text = "[Game \"Chinese Chess\"]\n\n1. h2e2 ; a line comment   \n h9g7 ;  \n;\n *\n";
     let first = read(text.as_bytes()).unwrap();
     let tree = &first.records[0].tree;
     let comments: Vec<&str> = tree
@@ -37,8 +37,25 @@ fn a_line_comment_reads_back_the_same_after_writing() {
         .iter()
         .map(|&n| tree.node(n).comment.as_str())
         .collect();
-    assert!(comments.contains(&"a line comment   "), "{comments:?}");
+    assert!(comments.contains(&"a line comment"), "{comments:?}");
+    assert!(comments.iter().all(|c| c.trim() == *c), "{comments:?}");
     let written = pgn::write_record(&first.records[0], &pgn::WriteOptions::default());
     let again = read(written.as_bytes()).unwrap();
     assert_eq!(&again.records[0].tree, tree, "{written}");
+}
+
+/// A PGN whose comment quotes another format's marker is still PGN: our own output with
+/// `<ChineseChessRecord` in a comment read back as CBF, and failed (found by `records_read`).
+#[test]
+fn pgn_quoting_other_formats_is_pgn() {
+    for quoted in [
+        "<ChineseChessRecord>",
+        "[DhtmlXQ]",
+        "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]",
+    ] {
+        let text = format!("[Game \"Chinese Chess\"]\n\n1. h2e2 {{ {quoted} }} h9g7 *\n");
+        let loaded = read(text.as_bytes()).unwrap();
+        assert_eq!(loaded.format, xiangqi_records::Format::Pgn, "{quoted}");
+        assert_eq!(loaded.records[0].tree.main_line_moves().len(), 2);
+    }
 }

@@ -15,6 +15,20 @@ pub(crate) fn append_comment(slot: &mut String, text: &str) {
     slot.push_str(text);
 }
 
+/// Trims every comment of `tree` as a whole: what PGN can hold (a braced comment is read
+/// trimmed, and the writer writes comments trimmed), so that a tree read from PGN reads back
+/// the same after it is written.
+fn trim_comments(tree: &mut GameTree) {
+    for n in tree.preorder() {
+        let node = tree.node_mut(n);
+        for text in [&mut node.comment, &mut node.starting_comment] {
+            if text.trim() != text.as_str() {
+                *text = text.trim().to_string();
+            }
+        }
+    }
+}
+
 /// Builds a [`Record`] with its whole variation tree for each game.
 #[derive(Default)]
 pub struct TreeBuilder {
@@ -106,6 +120,7 @@ impl Visitor for TreeBuilder {
     fn end_game(&mut self, result: PgnResult) {
         if let Some(mut r) = self.current.take() {
             r.result = result;
+            trim_comments(&mut r.tree);
             self.records.push(r);
             self.games.push(self.index);
         }

@@ -73,14 +73,14 @@ impl Out {
         }
     }
 
-    /// A comment: `{...}`, or `;` lines when it holds a `}` (which braces cannot) or space
-    /// at either end (which a reader trims from a braced comment, but not from a `;` line
-    /// after the one space that follows the `;`).
+    /// A comment, trimmed (as readers read one): `{...}`, or `;` lines when it holds a `}`
+    /// (which braces cannot).
     fn comment(&mut self, text: &str) {
+        let text = text.trim();
         if text.is_empty() {
             return;
         }
-        if text.contains('}') || text.trim() != text {
+        if text.contains('}') {
             self.newline();
             for line in text.split('\n') {
                 self.text.push_str("; ");

@@ -1,0 +1,4 @@
+//! The engine's CECP command parser (its `cecp/parse.rs`).
+
+#[path = "../../../xiangqi-engine/src/cecp/parse.rs"]
+pub mod parse;
