@@ -59,3 +59,25 @@ fn pgn_quoting_other_formats_is_pgn() {
         assert_eq!(loaded.records[0].tree.main_line_moves().len(), 2);
     }
 }
+
+/// An XQF whose header strings hold line breaks (a fuzzed file): written as PGN, each tag
+/// stays one line, so the PGN reads back as the one game with the same moves (it read as
+/// three games; found by `records_read`).
+#[test]
+fn tags_with_line_breaks_stay_one_line_in_pgn() {
+    let bytes = std::fs::read("tests/data/fuzz/xqf_tag_with_line_breaks.xqf").unwrap();
+    let loaded = read(&bytes).unwrap();
+    for record in &loaded.records {
+        assert!(
+            record.tags.iter().any(|(_, v)| v.contains('\n')),
+            "the sample has a line break in a tag"
+        );
+        let text = pgn::write_record(record, &pgn::WriteOptions::default());
+        let back = read(text.as_bytes()).unwrap();
+        assert_eq!(back.records.len(), 1, "{text}");
+        assert_eq!(
+            back.records[0].tree.main_line_moves(),
+            record.tree.main_line_moves()
+        );
+    }
+}

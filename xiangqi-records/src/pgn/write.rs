@@ -16,7 +16,15 @@ pub struct WriteOptions {
 }
 
 fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    // A tag pair is one line: a line break or other control character in a value (an XQF
+    // header's string may hold one) would end the tag and start movetext, so it is written as
+    // a space (found by the fuzz target `records_read`).
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 /// Writes a game as PGN text (UTF-8): `[Game "Chinese Chess"]` first, the other tags in
