@@ -171,15 +171,33 @@ pub fn load(bytes: &[u8]) -> Result<Loaded, ReadError> {
     })
 }
 
+/// `text` with the characters XML 1.0 has no place for (control characters other than tab
+/// and line breaks, U+FFFE, U+FFFF) as spaces: not even escaped may they stand in a document,
+/// and one made the whole file unreadable (found by the fuzz target `records_roundtrip`).
+fn xml_chars(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            '\u{fffe}' | '\u{ffff}' => ' ',
+            c if c < ' ' => ' ',
+            c => c,
+        })
+        .collect()
+}
+
 fn xml_text(text: &str) -> String {
-    text.replace('&', "&amp;")
+    xml_chars(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }
 
 /// A comment as element content: CDATA, split where the text holds `]]>`.
 fn cdata(text: &str) -> String {
-    format!("<![CDATA[{}]]>", text.replace("]]>", "]]]]><![CDATA[>"))
+    format!(
+        "<![CDATA[{}]]>",
+        xml_chars(text).replace("]]>", "]]]]><![CDATA[>")
+    )
 }
 
 fn xy(sq: Square) -> String {

@@ -81,3 +81,20 @@ fn tags_with_line_breaks_stay_one_line_in_pgn() {
         );
     }
 }
+
+/// Characters XML cannot hold (a control character, U+FFFF) in a tag and a comment: the CBF
+/// written is still a document its reader reads (found by `records_roundtrip`).
+#[test]
+fn cbf_with_characters_xml_cannot_hold_reads_back() {
+    let mut tree = GameTree::new(Position::startpos());
+    let root = tree.root();
+    let m = Position::startpos().parse_move("h2e2").unwrap();
+    let n = tree.add_move(root, m).unwrap();
+    tree.node_mut(n).comment = "a\u{1}b\u{ffff}c".to_string();
+    let mut record = Record::new(tree);
+    record.set_tag("Red", "x\u{8}y");
+    let text = cbf::write(&record);
+    let back = read(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.records[0].tree.main_line_moves(), vec![m]);
+    assert_eq!(back.records[0].tag("Red"), Some("x y"));
+}
