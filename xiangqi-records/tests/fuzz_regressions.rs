@@ -98,3 +98,16 @@ fn cbf_with_characters_xml_cannot_hold_reads_back() {
     assert_eq!(back.records[0].tree.main_line_moves(), vec![m]);
     assert_eq!(back.records[0].tag("Red"), Some("x y"));
 }
+
+/// A start the rules can play though no game reaches it (an elephant off its points): the
+/// PGN reader takes its FEN as the XQF reader takes the board, so such a record survives
+/// being written as PGN (found by `records_read`); a missing general is still refused.
+#[test]
+fn an_irregular_but_playable_start_reads_from_pgn() {
+    let fen = "4k4/9/9/9/9/4B4/9/9/9/4K4 w - - 0 1";
+    let text = format!("[Game \"Chinese Chess\"]\n[FEN \"{fen}\"]\n\n1. e0d0 *\n");
+    let loaded = read(text.as_bytes()).unwrap();
+    assert_eq!(loaded.records[0].tree.main_line_moves().len(), 1);
+    let text = "[Game \"Chinese Chess\"]\n[FEN \"9/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n\n*\n";
+    assert!(read(text.as_bytes()).is_err());
+}

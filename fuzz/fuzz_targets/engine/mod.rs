@@ -3,13 +3,13 @@
 //! they hand positions to.
 #![allow(dead_code, unused_imports)]
 
+pub mod cecp;
 #[path = "../../../xiangqi-engine/src/command.rs"]
 pub mod command;
 #[path = "../../../xiangqi-engine/src/notation.rs"]
 pub mod notation;
 #[path = "../../../xiangqi-engine/src/options.rs"]
 pub mod options;
-pub mod cecp;
 
 use xiangqi_core::Position;
 
