@@ -3,6 +3,8 @@
 # other, and fails on any finding (a crash, a failed check, a timeout over 10 s, more than
 # 2 GB of memory); libFuzzer leaves the input that found it in artifacts/<target>/.
 # New inputs that reach new code go into corpus/<target>/ (`cargo fuzz cmin` keeps it small).
+# SECONDS 0 replays the committed corpora only, fuzzing nothing new: what CI runs, so that
+# it fails on a regression, never on a finding that chance brings to one run and not another.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
@@ -30,10 +32,15 @@ fi
 cargo +nightly fuzz build
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
-    echo "fuzz/run.sh: $t for ${secs} s"
+    echo "fuzz/run.sh: $t, ${secs} s (0: the corpus only)"
     log="$(mktemp)"
     rc=0
-    cargo +nightly fuzz run "$t" -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    if [ "$secs" = 0 ]; then
+        limit=(-runs=0)
+    else
+        limit=(-max_total_time="$secs")
+    fi
+    cargo +nightly fuzz run "$t" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 >"$log" 2>&1 || rc=$?
     grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|#[0-9]+ +DONE)" "$log" || true
     if [ "$rc" -ne 0 ]; then
