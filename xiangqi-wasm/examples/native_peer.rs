@@ -5,9 +5,10 @@
 //! `cargo run --release -p xiangqi-wasm --example native_peer -- EPD DEPTH`
 
 use std::time::{Duration, Instant};
-use xiangqi_core::{Game, Move, Position, Square};
+use xiangqi_core::{Game, Position};
 use xiangqi_nnue::EvalChoice;
 use xiangqi_search::{Limits, Searcher};
+use xiangqi_wasm::move_text;
 
 /// Calls `f` for about `time`, returning what it counted per second.
 fn rate(time: Duration, mut f: impl FnMut() -> usize) -> f64 {
@@ -17,14 +18,6 @@ fn rate(time: Duration, mut f: impl FnMut() -> usize) -> f64 {
         n += f();
     }
     n as f64 / start.elapsed().as_secs_f64()
-}
-
-/// A move in ICCS, as the package's `legalMovesIccs()` writes it.
-fn iccs(m: Move) -> String {
-    let point = |sq: Square| [sq.file().char(), sq.rank().char()];
-    let [a, b] = point(m.from());
-    let [c, d] = point(m.to());
-    [a, b, c, d].iter().collect()
 }
 
 fn main() {
@@ -46,14 +39,14 @@ fn main() {
     let generated = rate(two, || {
         positions.iter().map(|p| p.legal_moves().len()).sum()
     });
-    // The package's legalMovesIccs(): each move written as text.
+    // The package's legalMovesIccs(): each move written as text, by the package's own code.
     let as_text = rate(two, || {
         positions
             .iter()
             .map(|p| {
                 p.legal_moves()
                     .into_iter()
-                    .map(iccs)
+                    .map(|m| move_text(m.to_u16()).expect("a legal move"))
                     .collect::<Vec<_>>()
                     .len()
             })

@@ -19,12 +19,16 @@ fn escape(value: &str) -> String {
     // A tag pair is one line: a line break or other control character in a value (an XQF
     // header's string may hold one) would end the tag and start movetext, so it is written as
     // a space (found by the fuzz target `records_read`).
-    value
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Writes a game as PGN text (UTF-8): `[Game "Chinese Chess"]` first, the other tags in
