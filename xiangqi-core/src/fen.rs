@@ -106,6 +106,31 @@ impl fmt::Display for FenError {
     }
 }
 
+impl FenError {
+    /// A stable, machine-readable name of what is wrong (`rank_too_long`, `setup`, ...), for
+    /// programs that say it in their own words or language; the setup's problems have their
+    /// own codes ([`Problems::codes`](crate::Problems::codes)).
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// let e = Position::from_fen("rnbakabnr/9 w").unwrap_err();
+    /// assert_eq!(e.code(), "wrong_rank_count");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            FenError::Empty => "empty",
+            FenError::InvalidChar { .. } => "invalid_char",
+            FenError::RankTooLong { .. } => "rank_too_long",
+            FenError::RankTooShort { .. } => "rank_too_short",
+            FenError::WrongRankCount { .. } => "wrong_rank_count",
+            FenError::InvalidSide { .. } => "invalid_side",
+            FenError::InvalidCounter { .. } => "invalid_counter",
+            FenError::TooManyFields { .. } => "too_many_fields",
+            FenError::Setup(_) => "setup",
+        }
+    }
+}
+
 impl core::error::Error for FenError {}
 
 impl From<SetupError> for FenError {

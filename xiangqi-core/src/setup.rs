@@ -1,6 +1,7 @@
 //! `Setup`: any arrangement of pieces, before it is checked to be a legal position.
 
 use crate::{Color, Piece, Role, Square};
+use alloc::vec::Vec;
 use bitflags::bitflags;
 use core::fmt;
 
@@ -167,6 +168,36 @@ bitflags! {
 }
 
 impl Problems {
+    /// Stable, machine-readable names of the problems, one per flag set, in the order the
+    /// flags are declared (`missing_general`, `generals_facing`, ...): for programs that say
+    /// them in their own words or language.
+    ///
+    /// ```
+    /// use xiangqi_core::Problems;
+    /// let p = Problems::GENERALS_FACING | Problems::MISSING_KING;
+    /// assert_eq!(p.codes(), ["missing_general", "generals_facing"]);
+    /// // Every flag has its code.
+    /// assert_eq!(Problems::all().codes().len(), Problems::all().bits().count_ones() as usize);
+    /// ```
+    pub fn codes(self) -> Vec<&'static str> {
+        const CODES: [(Problems, &str); 9] = [
+            (Problems::MISSING_KING, "missing_general"),
+            (Problems::TOO_MANY_KINGS, "too_many_generals"),
+            (Problems::KING_OUTSIDE_PALACE, "general_outside_palace"),
+            (Problems::ADVISOR_OFF_POINTS, "advisor_off_points"),
+            (Problems::ELEPHANT_OFF_POINTS, "elephant_off_points"),
+            (Problems::PAWN_OFF_POINTS, "pawn_off_points"),
+            (Problems::TOO_MANY_PIECES, "too_many_pieces"),
+            (Problems::GENERALS_FACING, "generals_facing"),
+            (Problems::OPPONENT_IN_CHECK, "opponent_in_check"),
+        ];
+        CODES
+            .iter()
+            .filter(|(flag, _)| self.contains(*flag))
+            .map(|(_, code)| *code)
+            .collect()
+    }
+
     /// Problems that make a position impossible to play at all; they cannot be ignored.
     pub const FATAL: Problems = Problems::MISSING_KING
         .union(Problems::TOO_MANY_KINGS)

@@ -17,11 +17,49 @@ pub struct LevelView {
     pub name: &'static str,
     /// What it plays like.
     pub description: &'static str,
+    /// Its name in Chinese (`入门` … `全力`).
+    pub name_zh: &'static str,
+    /// What it plays like, in Chinese.
+    pub description_zh: &'static str,
     /// Its depth limit, if any.
     pub depth: Option<u32>,
     /// Its node limit, if any.
     pub nodes: Option<u64>,
 }
+
+/// The levels' names and descriptions in Chinese, by their names. The levels themselves
+/// (`xiangqi_search::Level`) are the engine's and speak English; saying them in a second
+/// language is the service's part, beside the page's own texts.
+const LEVELS_ZH: [(&str, &str, &str); 8] = [
+    (
+        "beginner",
+        "入门",
+        "2 层，300 个节点，评估随机偏差 ±250：会送子，初学者也能赢它",
+    ),
+    (
+        "novice",
+        "新手",
+        "3 层，1500 个节点，偏差 ±150：看得到直接的威胁，常常误判形势",
+    ),
+    (
+        "casual",
+        "业余",
+        "4 层，6000 个节点，偏差 ±90：约相当于早年象棋软件的最低级别",
+    ),
+    (
+        "club",
+        "棋友",
+        "6 层，30 000 个节点，偏差 ±50：近距离战术扎实",
+    ),
+    (
+        "strong club",
+        "强手",
+        "150 000 个节点，偏差 ±25：约相当于早年象棋软件的最高级别",
+    ),
+    ("expert", "高手", "600 000 个节点，偏差 ±10"),
+    ("master", "大师", "3 000 000 个节点，无偏差（每步约一秒）"),
+    ("full", "全力", "只受时间限制：全力"),
+];
 
 /// Every strength level, weakest first.
 pub fn levels() -> Vec<LevelView> {
@@ -30,10 +68,21 @@ pub fn levels() -> Vec<LevelView> {
         .map(|l| LevelView {
             name: l.name,
             description: l.description,
+            name_zh: zh(l.name).0,
+            description_zh: zh(l.name).1,
             depth: l.depth,
             nodes: l.nodes,
         })
         .collect()
+}
+
+/// A level's name and description in Chinese; a level without them (a new one not yet
+/// translated) keeps its English.
+fn zh(name: &'static str) -> (&'static str, &'static str) {
+    LEVELS_ZH
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map_or((name, ""), |&(_, n, d)| (n, d))
 }
 
 /// The answer of `/position`: the game's current position, its moves and its end.
@@ -92,7 +141,9 @@ pub fn position(input: &GameInput, limits: &RequestLimits) -> Result<PositionAns
         legal_moves,
         last_move: moves.last().cloned(),
         moves,
-        outcome: game.outcome(rules).map(|o| OutcomeView::new(&o, rules)),
+        outcome: game
+            .outcome(rules)
+            .map(|o| OutcomeView::new(&o, rules, pos)),
         plies_toward_move_limit: game.plies_toward_move_limit(),
         rules: input.rules,
         book: book_moves(pos),

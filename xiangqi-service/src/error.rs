@@ -19,9 +19,15 @@ pub struct ApiError {
     /// For a move: its index in `moves`.
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<usize>,
-    /// For an illegal move: the rule it breaks ([`xiangqi_core::IllegalReason::code`]).
+    /// For an illegal move: the rule it breaks ([`xiangqi_core::IllegalReason::code`]); for
+    /// a bad FEN: what is wrong with it ([`xiangqi_core::FenError::code`]). Stable codes, so
+    /// that a client can say them in its own language.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'static str>,
+    /// For a FEN whose position breaks the rules: every problem, by its stable code
+    /// ([`xiangqi_core::Problems::codes`]: `generals_facing`, `missing_general`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<Vec<&'static str>>,
     /// Seconds after which a refused request may be tried again (503 only).
     #[serde(skip)]
     retry_after: Option<u32>,
@@ -37,6 +43,7 @@ impl ApiError {
             message: message.into(),
             index: None,
             reason: None,
+            problems: None,
             retry_after: None,
         }
     }
@@ -100,6 +107,16 @@ impl ApiError {
     /// The same error naming the rule an illegal move breaks (`horse_leg`, ...).
     pub fn reason(mut self, reason: xiangqi_core::IllegalReason) -> ApiError {
         self.reason = Some(reason.code());
+        self
+    }
+
+    /// The same error naming what is wrong with a FEN: its code, and for an illegal setup
+    /// every problem's code.
+    pub fn fen_problem(mut self, error: &xiangqi_core::FenError) -> ApiError {
+        self.reason = Some(error.code());
+        if let xiangqi_core::FenError::Setup(setup) = error {
+            self.problems = Some(setup.problems.codes());
+        }
         self
     }
 

@@ -44,9 +44,8 @@ impl From<Rules> for RuleSet {
 pub fn parse_fen(fen: Option<&str>, field: &str) -> Result<Position, ApiError> {
     match fen.map(str::trim) {
         None | Some("") | Some("startpos") => Ok(Position::startpos()),
-        Some(text) => {
-            Position::from_fen(text).map_err(|e| ApiError::invalid("bad_fen", field, e.to_string()))
-        }
+        Some(text) => Position::from_fen(text)
+            .map_err(|e| ApiError::invalid("bad_fen", field, e.to_string()).fen_problem(&e)),
     }
 }
 

@@ -1,7 +1,9 @@
 //! How the API writes moves, scores and game ends.
 
 use serde::Serialize;
-use xiangqi_core::{Color, GameEndReason, GameOutcome, Move, Position, RepetitionVerdict, RuleSet};
+use xiangqi_core::{
+    Color, GameEndReason, GameOutcome, Move, Piece, Position, RepetitionVerdict, Role, RuleSet,
+};
 use xiangqi_search::Score;
 
 /// A move in the three notations.
@@ -79,11 +81,42 @@ pub struct OutcomeView {
     /// For a perpetual chase: the chased piece's square at the start of the cycle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chased: Option<String>,
+    /// For a perpetual chase: the chased piece by colour and role (`{"color": "black",
+    /// "role": "horse"}`), so that a client names it in its own language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chased_piece: Option<PieceView>,
     /// The rule set that judged a repetition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
     /// The verdict in words, as the core says it.
     pub text: String,
+}
+
+/// A piece by colour and role, as the API names them.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct PieceView {
+    /// `red` or `black`.
+    pub color: &'static str,
+    /// `general`, `advisor`, `elephant`, `horse`, `chariot`, `cannon` or `pawn`.
+    pub role: &'static str,
+}
+
+impl PieceView {
+    /// The view of `piece`.
+    pub fn new(piece: Piece) -> PieceView {
+        PieceView {
+            color: color_name(piece.color),
+            role: match piece.role {
+                Role::King => "general",
+                Role::Advisor => "advisor",
+                Role::Elephant => "elephant",
+                Role::Horse => "horse",
+                Role::Chariot => "chariot",
+                Role::Cannon => "cannon",
+                Role::Pawn => "pawn",
+            },
+        }
+    }
 }
 
 /// The colour's name in the API.
@@ -119,15 +152,25 @@ pub fn reason_code(reason: &GameEndReason) -> (&'static str, Option<String>) {
 }
 
 impl OutcomeView {
-    /// The view of `outcome`, judged under `rules`.
-    pub fn new(outcome: &GameOutcome, rules: RuleSet) -> OutcomeView {
+    /// The view of `outcome`, judged under `rules`, in the game's final position `last`.
+    pub fn new(outcome: &GameOutcome, rules: RuleSet, last: &Position) -> OutcomeView {
         let (reason, chased) = reason_code(&outcome.reason);
+        // A repetition ends the game on the cycle's first position again, so the chased
+        // piece stands on its square at the cycle's start in the final position too.
+        let chased_piece = match &outcome.reason {
+            GameEndReason::Repetition(RepetitionVerdict::Loss {
+                target: Some(square),
+                ..
+            }) => last.piece_at(*square).map(PieceView::new),
+            _ => None,
+        };
         let by_rules =
             matches!(outcome.reason, GameEndReason::Repetition(_)).then(|| rules.to_string());
         OutcomeView {
             winner: outcome.winner.map(color_name),
             reason,
             chased,
+            chased_piece,
             rules: by_rules,
             text: outcome.to_string(),
         }

@@ -58,6 +58,15 @@ async fn health_and_info() {
         .map(|l| l.name)
         .collect();
     assert_eq!(names, expected);
+    // Each level in Chinese too, the page's second language.
+    for level in body["levels"].as_array().unwrap() {
+        let zh = level["name_zh"].as_str().unwrap();
+        assert!(zh.chars().all(|c| !c.is_ascii()), "{level}");
+        assert!(
+            !level["description_zh"].as_str().unwrap().is_empty(),
+            "{level}"
+        );
+    }
     assert_eq!(body["engines"], 2);
 }
 
@@ -177,6 +186,42 @@ async fn checkmate_is_the_outcome() {
     assert_eq!(body["legal_moves"].as_array().unwrap().len(), 0);
 }
 
+/// A perpetual chase names the chased piece by colour and role (the page says it in its own
+/// language), besides its square.
+#[tokio::test]
+async fn perpetual_chase_names_the_chased_piece() {
+    let base = common::start(common::config());
+    // Red's chariot keeps attacking black's unprotected cannon (shared/data/gameend.tsv).
+    let fen = "5k3/9/9/9/c8/1R7/9/9/9/3K5 w - - 0 1";
+    let moves = [
+        "b4a4", "a5b5", "a4b4", "b5a5", "b4a4", "a5b5", "a4b4", "b5a5",
+    ];
+    let (status, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": fen, "moves": moves}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let o = &body["outcome"];
+    assert_eq!(o["reason"], "perpetual_chase", "{o}");
+    assert_eq!(o["winner"], "black", "{o}");
+    assert_eq!(o["chased"], "a5", "{o}");
+    assert_eq!(
+        o["chased_piece"],
+        json!({"color": "black", "role": "cannon"})
+    );
+    // Other endings name no piece.
+    let (_, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "moves": ["b0b9"]}),
+    )
+    .await;
+    assert_eq!(body["outcome"]["reason"], "checkmate");
+    assert!(body["outcome"].get("chased_piece").is_none(), "{body}");
+}
+
 #[tokio::test]
 async fn perpetual_check_loses() {
     let base = common::start(common::config());
@@ -219,8 +264,35 @@ async fn a_bad_fen_gets_the_cores_error() {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{fen}");
         let (code, field, message) = error(&body);
         assert_eq!((code, field), ("bad_fen", Some("fen")));
-        assert_eq!(message, Position::from_fen(fen).unwrap_err().to_string());
+        let core = Position::from_fen(fen).unwrap_err();
+        assert_eq!(message, core.to_string());
+        // Stable codes for a client's own words: what is wrong, and every setup problem.
+        assert_eq!(body["error"]["reason"], core.code(), "{body}");
+        match core {
+            xiangqi_core::FenError::Setup(e) => {
+                assert_eq!(
+                    body["error"]["problems"],
+                    json!(e.problems.codes()),
+                    "{body}"
+                )
+            }
+            _ => assert!(body["error"].get("problems").is_none(), "{body}"),
+        }
     }
+    // A setup with several problems names each.
+    let (_, body) = post(
+        &base,
+        "/api/v1/position",
+        json!({"fen": "4k4/9/9/9/9/9/9/9/9/4K3A w"}),
+    )
+    .await;
+    assert_eq!(body["error"]["reason"], "setup", "{body}");
+    assert_eq!(
+        body["error"]["problems"],
+        // Facing generals also leave the side not to move in check.
+        json!(["advisor_off_points", "generals_facing", "opponent_in_check"]),
+        "{body}"
+    );
 }
 
 #[tokio::test]
