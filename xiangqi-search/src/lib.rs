@@ -5,6 +5,7 @@
 
 mod level;
 mod params;
+pub mod review;
 mod search;
 mod see;
 mod tablebase;
