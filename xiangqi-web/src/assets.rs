@@ -37,6 +37,16 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/graph.js"),
     ),
     (
+        "record.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/record.js"),
+    ),
+    (
+        "arrows.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/arrows.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("../static/favicon.svg"),

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { setBar, drawGraph } from './graph.js';
 import { t, setLang, getLang, reasonText } from './i18n.js';
+import { emptyRecord, fromGame, pathOf, childrenOf, addMove, lineThrough, promote, remove, treeEntries, NAG_MARKS } from './record.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,8 +25,10 @@ const state = {
   gen: 0,            // bumped on every change of what is shown, to drop stale answers
   search: null,      // { controller, kind: 'move' | 'analysis', last }
   hint: null,
+  lines: [],         // the analysis lines of the shown position, for its arrows
+  threat: null,      // the opponent's best reply if it were their move: { move } or null
   levels: [],
-  record: null,      // a loaded record's variation tree (see recordTree), or null
+  record: emptyRecord(), // the game's tree of lines (record.js), played or loaded
   egtb: null,        // the /egtb answer for the shown ply, or null
   egtbInfo: null,    // /info's egtb part
   trainer: null,     // the endgame trainer's game: { fen, plies, marks: ply -> verdict, last }
@@ -68,6 +71,8 @@ async function refresh() {
   const gen = ++state.gen;
   stopSearch();
   state.hint = null;
+  state.threat = null;
+  state.lines = [];
   $('hint-box').hidden = true;
   const game = { fen: state.startFen, moves: state.line.slice(0, state.cursor) };
   let shown, end, egtb;
@@ -109,8 +114,8 @@ function render() {
     movable: !over && humanTurn,
     lastMove: pos.last_move?.iccs || null,
     checked: pos.checked_general || null,
-    hint: state.hint?.best_move.iccs || null,
   });
+  showArrows();
   renderStatus();
   renderMoves();
   renderRecord();
@@ -119,6 +124,7 @@ function render() {
   $('fen-out').value = pos.fen;
   $('undo').disabled = state.cursor === 0;
   $('redo').disabled = atEnd;
+  $('promote').disabled = $('delete-line').disabled = state.cursor === 0;
   $('resign').disabled = !!over || state.mode === 'analysis' || state.mode === 'both';
   $('multipv-label').hidden = state.mode !== 'analysis';
   if (!$('graph-box').hidden) redrawGraph();
@@ -180,6 +186,9 @@ function renderMoves() {
     if (i + 1 === state.cursor) span.classList.add('current');
     if (i + 1 > state.cursor) span.classList.add('future');
     if (recordMovesAt(path, i).length > 1) span.classList.add('branch');
+    // NAG marks (the review's ?!, ?, ?? among them) beside the move, not in its text.
+    const nags = (state.record.nodes[path[i]]?.nags || []).map((n) => NAG_MARKS[n]).filter(Boolean);
+    if (nags.length) span.dataset.nag = nags.join('');
     const mark = state.trainer?.marks[i + 1];
     if (mark && mark !== 'best' && mark !== 'ruleKept') span.classList.add(`tb-${mark}`);
     span.addEventListener('click', () => goTo(i + 1));
@@ -212,20 +221,13 @@ async function userMove(iccs) {
 
 function play(iccs) {
   if (state.trainer) judge(iccs);
+  // A move the record has here follows the record, with its continuation (against the
+  // computer without it: the computer answers afresh); any other move becomes a new line of
+  // the record, saved with it.
   const path = recordPath();
-  if (state.record && state.cursor <= path.length) {
-    // A move the loaded record has here follows the record, with its continuation; any
-    // other move becomes a new line of the record, saved with it.
-    const known = recordMovesAt(path, state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
-    followRecord(known ?? addToRecord(path, iccs));
-    return;
-  }
-  // Playing from an earlier position starts a new line there.
-  state.line = [...state.line.slice(0, state.cursor), iccs];
-  state.scores.length = Math.min(state.scores.length, state.cursor + 1);
-  state.cursor = state.line.length;
-  state.resigned = null;
-  refresh();
+  const known = recordMovesAt(path, state.cursor).find((id) => state.record.nodes[id].iccs === iccs);
+  const vsComputer = state.mode === 'red' || state.mode === 'black';
+  followRecord(known ?? addToRecord(path, iccs), !vsComputer);
 }
 
 /** What to do after a position is shown: the computer's move, or analysis. */
@@ -326,6 +328,8 @@ async function startAnalysis() {
     await api.analysis({ fen: state.startFen, moves: state.line.slice(0, state.cursor), multipv }, controller.signal, (name, data) => {
       if (name !== 'info' || gen !== state.gen) return;
       lines[data.multipv - 1] = data;
+      state.lines = lines;
+      showArrows();
       if (data.multipv === 1) {
         setBar($('bar'), data.score.red_cp);
         state.scores[state.cursor] = data.score.red_cp;
@@ -334,6 +338,45 @@ async function startAnalysis() {
     });
   } catch (e) {
     if (e.name !== 'AbortError') message(e.message);
+  }
+}
+
+/** The arrows the switch allows: the analysis lines' first moves, the hint, the threat. */
+function showArrows() {
+  const list = [];
+  if ($('arrows').checked) {
+    state.lines.forEach((l, rank) => l?.pv.length && list.push({ move: l.pv[0].iccs, kind: 'line', rank }));
+    if (state.hint) list.push({ move: state.hint.best_move.iccs, kind: 'hint' });
+  }
+  // The threat was asked for: shown whatever the switch says.
+  if (state.threat) list.push({ move: state.threat.best_move.iccs, kind: 'threat' });
+  board.setArrows(list);
+}
+
+/** The threat: the opponent's best move if it were their turn, found by searching the shown
+ * position with the side to move swapped. With the side to move in check there is none to
+ * show (the swapped position would let a general be taken). */
+async function threat() {
+  const gen = state.gen;
+  const box = $('hint-box');
+  box.hidden = false;
+  const pos = state.shown;
+  if (pos.check || pos.outcome) {
+    box.textContent = t('noThreat');
+    return;
+  }
+  box.textContent = t('computerThinks');
+  const fields = pos.fen.split(' ');
+  fields[1] = fields[1] === 'b' ? 'w' : 'b';
+  try {
+    const answer = await api.engineMove({ fen: fields.join(' '), moves: [], limits: { movetime_ms: 1000 }, book: false });
+    if (gen !== state.gen) return;
+    state.threat = answer;
+    const other = pos.side_to_move === 'red' ? 'black' : 'red';
+    box.textContent = `${t('threat')}: ${moveText(answer.best_move)} (${scoreText(answer.score, other)}) — ${answer.pv.map(moveText).join(' ')}`;
+    showArrows();
+  } catch {
+    if (gen === state.gen) box.textContent = t('noThreat');
   }
 }
 
@@ -561,7 +604,7 @@ async function newGame() {
 function startGame(fen, mode) {
   message('');
   state.startFen = fen;
-  state.record = null;
+  state.record = emptyRecord();
   state.line = [];
   state.cursor = 0;
   state.scores = [];
@@ -582,14 +625,11 @@ function startGame(fen, mode) {
  * line, the player's own included), else the line played with tags filled in. */
 function saveRequest(date) {
   const r = state.record;
-  if (r) {
-    const tree = r.nodes.map((n) => ({ parent: n.parent, move: n.iccs, comment: n.comment, before: n.before, nags: n.nags }));
-    return { fen: state.startFen, tree, start_comment: r.startComment, tags: r.tags };
-  }
+  if (r.tags) return { fen: state.startFen, tree: treeEntries(r), start_comment: r.startComment, tags: r.tags };
   const names = { red: state.mode === 'black' ? `xiangqi-web (${state.level})` : 'Player', black: state.mode === 'red' ? `xiangqi-web (${state.level})` : 'Player' };
   if (state.mode === 'both' || state.mode === 'analysis') names.red = names.black = 'Player';
   const tags = [['Event', 'xiangqi-web game'], ['Site', location.host], ['Date', date], ['Red', names.red], ['Black', names.black], ['Format', 'Chinese']];
-  return { fen: state.startFen, moves: state.line, tags };
+  return { fen: state.startFen, tree: treeEntries(r), start_comment: r.startComment, tags };
 }
 
 async function save() {
@@ -623,7 +663,7 @@ let loadedGames = [];
 function loadGame(g) {
   state.trainer = null;
   state.startFen = g.start_fen;
-  state.record = recordTree(g);
+  state.record = fromGame(g);
   state.line = g.moves.map((m) => m.iccs);
   state.cursor = state.line.length;
   state.scores = [];
@@ -656,75 +696,77 @@ async function load(file) {
   }
 }
 
-// ---- A loaded record's side lines and comments ---------------------------------------------
+// ---- The record: the game's tree of lines ------------------------------------------------
 
-/**
- * A game of the /records answer as a tree: every move with its children (the record's main
- * line first), its comments and its notation. A game sent without its tree (a very large
- * upload) is its main line, with the comments by ply.
- */
-function recordTree(g) {
-  const list = g.tree || g.moves.map((move, i) => ({ parent: i ? i - 1 : null, move }));
-  const nodes = [];
-  const roots = [];
-  list.forEach((n, i) => {
-    nodes.push({ iccs: n.move.iccs, view: n.move, parent: n.parent, comment: n.comment || '', before: n.before || '', nags: n.nags || [], children: [] });
-    (n.parent == null ? roots : nodes[n.parent].children).push(i);
-  });
-  let startComment = g.start_comment || '';
-  if (!g.tree) {
-    for (const c of g.comments) {
-      if (c.ply === 0) startComment = [startComment, c.text].filter(Boolean).join('\n');
-      else if (nodes[c.ply - 1]) nodes[c.ply - 1].comment = [nodes[c.ply - 1].comment, c.text].filter(Boolean).join('\n');
-    }
-  }
-  return { nodes, roots, startComment, tags: g.tags };
-}
-
-/** The record's nodes along the current line, as far as the line follows the record. */
-function recordPath() {
-  const path = [];
-  if (!state.record) return path;
-  const { nodes, roots } = state.record;
-  let options = roots;
-  for (const iccs of state.line) {
-    const id = options.find((n) => nodes[n].iccs === iccs);
-    if (id === undefined) break;
-    path.push(id);
-    options = nodes[id].children;
-  }
-  return path;
-}
+/** The record's nodes along the current line (the whole line: every move played is in it). */
+const recordPath = () => pathOf(state.record, state.line);
 
 /** The record's moves in the position after `ply` moves of the line whose record nodes are
- * `path` (from recordPath); none off the record. */
+ * `path` (from recordPath). */
 function recordMovesAt(path, ply) {
-  if (!state.record || ply > path.length) return [];
-  return ply === 0 ? state.record.roots : state.record.nodes[path[ply - 1]].children;
+  if (ply > path.length) return [];
+  return childrenOf(state.record, ply ? path[ply - 1] : null);
 }
 
-/** Adds `iccs`, a legal move of the shown position, to the record there; its new node. */
+/** Adds `iccs`, a legal move of the shown position, to the record there; its new node. In a
+ * game played on the page the new move is the main line, the one it replaces a variation. */
 function addToRecord(path, iccs) {
-  const { nodes, roots } = state.record;
   const parent = state.cursor ? path[state.cursor - 1] : null;
   const view = state.shown.legal_moves.find((m) => m.iccs === iccs) || { iccs, wxf: iccs, chinese: iccs };
-  const id = nodes.length;
-  nodes.push({ iccs, view, parent, comment: '', before: '', nags: [], children: [] });
-  (parent == null ? roots : nodes[parent].children).push(id);
-  return id;
+  return addMove(state.record, parent, view, state.record.played);
 }
 
-/** Shows the position after the record's move `id`, with the record's line on from it. */
-function followRecord(id) {
-  const nodes = state.record.nodes;
-  const line = [];
-  for (let n = id; n != null; n = nodes[n].parent) line.unshift(nodes[n].iccs);
-  const ply = line.length;
-  for (let n = nodes[id].children[0]; n !== undefined; n = nodes[n].children[0]) line.push(nodes[n].iccs);
+/** Shows the position after the record's move `id`, with the record's line on from it unless
+ * `onwards` is false (against the computer, which then answers afresh). */
+function followRecord(id, onwards = true) {
+  const line = lineThrough(state.record, id, onwards);
+  // Scores hold for the positions the new line shares with the old.
+  state.scores.length = Math.min(state.scores.length, commonPrefix(line, state.line) + 1);
   state.line = line;
-  state.scores.length = Math.min(state.scores.length, ply);
-  state.cursor = ply;
+  state.cursor = lineThrough(state.record, id, false).length;
   state.resigned = null;
+  refresh();
+}
+
+const commonPrefix = (a, b) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+};
+
+/** Line editing: the shown move's line made the main line, or deleted with all after it. */
+function promoteLine() {
+  if (!state.cursor) return;
+  promote(state.record, recordPath()[state.cursor - 1]);
+  render();
+}
+
+function deleteLine() {
+  if (!state.cursor) return;
+  const path = recordPath();
+  remove(state.record, path[state.cursor - 1]);
+  // Back to the position before it, on whichever line the record now has there.
+  if (state.cursor > 1) {
+    followRecord(path[state.cursor - 2]);
+    return;
+  }
+  const first = state.record.roots[0];
+  state.line = first === undefined ? [] : lineThrough(state.record, first);
+  state.cursor = 0;
+  state.scores.length = Math.min(state.scores.length, 1);
+  refresh();
+}
+
+/** ↑/↓: the previous or next of the record's moves from the shown position. */
+function chooseBranch(step) {
+  const path = recordPath();
+  const options = recordMovesAt(path, state.cursor);
+  if (options.length < 2) return;
+  const at = options.indexOf(path[state.cursor]);
+  const id = options[(at + step + options.length) % options.length];
+  const line = lineThrough(state.record, id);
+  state.scores.length = Math.min(state.scores.length, commonPrefix(line, state.line) + 1);
+  state.line = line;
   refresh();
 }
 
@@ -734,7 +776,7 @@ function renderRecord() {
   const ply = state.cursor;
   const path = recordPath();
   const notes = [];
-  if (r && ply <= path.length) {
+  if (ply <= path.length) {
     notes.push(ply === 0 ? r.startComment : r.nodes[path[ply - 1]].comment);
     if (ply < path.length) notes.push(r.nodes[path[ply]].before);
   }
@@ -807,8 +849,16 @@ async function init() {
   });
   $('multipv').addEventListener('change', () => state.mode === 'analysis' && refresh());
   $('undo').addEventListener('click', undo);
+  $('promote').addEventListener('click', promoteLine);
+  $('delete-line').addEventListener('click', deleteLine);
   $('redo').addEventListener('click', redo);
   $('hint').addEventListener('click', hint);
+  $('threat').addEventListener('click', threat);
+  $('arrows').checked = localStorage.getItem('xq.arrows') !== 'off';
+  $('arrows').addEventListener('change', (e) => {
+    localStorage.setItem('xq.arrows', e.target.checked ? 'on' : 'off');
+    showArrows();
+  });
   $('flip').addEventListener('click', () => {
     board.flipped = !board.flipped;
     board.draw();
@@ -833,6 +883,10 @@ async function init() {
     if (e.target.closest('textarea, input, select')) return;
     if (e.key === 'ArrowLeft') goTo(state.cursor - 1);
     if (e.key === 'ArrowRight') goTo(state.cursor + 1);
+    if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      e.preventDefault();
+      chooseBranch(e.key === 'ArrowUp' ? -1 : 1);
+    }
   });
   const info = await api.info();
   state.levels = info.levels;

@@ -1,6 +1,8 @@
 // The board as SVG: grid, river, palaces, point marks, file numbers, pieces; picking a
 // piece by click or drag, with its legal destinations shown.
 
+import { drawArrows } from './arrows.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 64;
 const MARGIN = 78;
@@ -54,7 +56,7 @@ export class Board {
     this.selected = null;
     this.lastMove = null;
     this.checked = null;
-    this.hint = null;
+    this.arrows = [];
     this.svg = el('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'board', role: 'img' });
     host.appendChild(this.svg);
     this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
@@ -95,7 +97,7 @@ export class Board {
   }
 
   /** Shows a position: pieces (FEN), legal moves (ICCS list), marks. */
-  set({ fen, legal, movable, lastMove, checked, hint }) {
+  set({ fen, legal, movable, lastMove, checked }) {
     this.pieces = parseFen(fen);
     this.legal = new Map();
     for (const m of legal) {
@@ -106,7 +108,6 @@ export class Board {
     this.movable = movable;
     this.lastMove = lastMove;
     this.checked = checked;
-    this.hint = hint;
     if (!this.legal.has(this.selected)) this.selected = null;
     this.draw();
   }
@@ -116,6 +117,13 @@ export class Board {
     this.drawGrid();
     this.drawMarks();
     this.drawPieces();
+    drawArrows(this.svg, (sq) => this.xy(sq), this.arrows);
+  }
+
+  /** Shows arrows (see arrows.js) without redrawing the rest, so a drag goes on undisturbed. */
+  setArrows(arrows) {
+    this.arrows = arrows;
+    drawArrows(this.svg, (sq) => this.xy(sq), arrows);
   }
 
   drawGrid() {
@@ -186,11 +194,6 @@ export class Board {
         const [x, y] = this.xy(sq);
         el('rect', { x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: 'last', 'data-last': sq }, g);
       }
-    }
-    if (this.hint) {
-      const [ax, ay] = this.xy(this.hint.slice(0, 2));
-      const [bx, by] = this.xy(this.hint.slice(2, 4));
-      el('line', { x1: ax, y1: ay, x2: bx, y2: by, class: 'hint-arrow' }, g);
     }
   }
 

@@ -39,6 +39,14 @@ const TEXT = {
     trainerRuleDraw: '{m} throws the win away: a draw now. {b} would have kept the win by the perpetual-check rule.',
     trainerRuleLoss: '{m} throws the win away: lost now. {b} would have kept the win by the perpetual-check rule.',
     trainerRuleWon: 'Won in {k} plies by the perpetual-check rule: black could only check for ever. The best play from the start mates in {n}.',
+    // Lines of the record.
+    promote: 'Promote line', promoteTip: "Make the shown move's line the main line",
+    deleteLine: 'Delete move', deleteLineTip: 'Delete the shown move and every move after it',
+    branchKeys: '↑/↓: the other moves at a branch',
+    // Arrows.
+    arrows: 'Arrows', threatButton: 'Threat', threatTip: "The opponent's best move if it were their turn",
+    threat: 'Threat', noThreat: 'No threat to show: the side to move is in check, or the game is over.',
+    //EN-END
   },
   zh: {
     title: '象棋', newGame: '新局', play: '开始', red: '红方', black: '黑方',
@@ -74,6 +82,14 @@ const TEXT = {
     trainerRuleDraw: '{m} 失去胜机，成和棋。{b} 可保持胜势（对方长将判负）。',
     trainerRuleLoss: '{m} 失去胜机，反而要输。{b} 可保持胜势（对方长将判负）。',
     trainerRuleWon: '{k} 步取胜：对方长将判负。从开始最佳走法为 {n} 步杀。',
+    // 棋谱的变着。
+    promote: '提升为主线', promoteTip: '把所示着法所在的变着设为主线',
+    deleteLine: '删除着法', deleteLineTip: '删除所示着法及其后的全部着法',
+    branchKeys: '↑/↓：分支处的其他着法',
+    // 箭头。
+    arrows: '箭头', threatButton: '威胁', threatTip: '若轮到对方走，对方的最佳着法',
+    threat: '威胁', noThreat: '无威胁可示：走棋一方正被将军，或对局已结束。',
+    //ZH-END
   },
 };
 

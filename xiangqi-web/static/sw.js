@@ -17,6 +17,8 @@ const FILES = [
   'assets/api.js',
   'assets/i18n.js',
   'assets/graph.js',
+  'assets/record.js',
+  'assets/arrows.js',
   'assets/local.js',
   'assets/engine-worker.js',
   'assets/wasm/xiangqi_wasm.js',

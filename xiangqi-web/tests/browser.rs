@@ -65,13 +65,20 @@ fn screenshots() -> PathBuf {
         .unwrap_or_else(|| root().join("../target/xiangqi-web-screenshots"))
 }
 
-/// Runs `e2e/board.test.mjs` on the page at `url`, its screenshots into `shots`; panics with
-/// the script's report if it fails.
+/// Runs the browser scripts (`e2e/board.test.mjs`, then `e2e/features.test.mjs`: review,
+/// arrows, editor, lines, themes and sound, a phone) on the page at `url`, their screenshots
+/// into `shots`; panics with a script's report if it fails.
 fn run_board_test(url: &str, shots: &Path, static_site: bool) {
+    for script in ["board.test.mjs", "features.test.mjs"] {
+        run_script(script, url, shots, static_site);
+    }
+}
+
+fn run_script(script: &str, url: &str, shots: &Path, static_site: bool) {
     std::fs::create_dir_all(shots).expect("a screenshot folder");
     let root = root();
     let mut child = Command::new("node")
-        .arg(root.join("e2e/board.test.mjs"))
+        .arg(root.join("e2e").join(script))
         .env("XQ_URL", url)
         .env("XQ_STATIC", if static_site { "1" } else { "0" })
         .env("XQ_SCREENSHOTS", shots)
@@ -87,7 +94,7 @@ fn run_board_test(url: &str, shots: &Path, static_site: bool) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("node starts");
-    let status = wait(&mut child, Duration::from_secs(300), "the browser test");
+    let status = wait(&mut child, Duration::from_secs(300), script);
     let mut report = String::new();
     if let Some(mut out) = child.stdout.take() {
         let _ = out.read_to_string(&mut report);
@@ -98,7 +105,7 @@ fn run_board_test(url: &str, shots: &Path, static_site: bool) {
     println!("{report}");
     assert!(
         status.success(),
-        "the browser test failed ({status}):\n{report}"
+        "the browser test {script} failed ({status}):\n{report}"
     );
     println!("screenshots in {}", shots.display());
 }

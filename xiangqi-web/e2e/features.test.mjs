@@ -1,0 +1,155 @@
+// End-to-end test of the board's further features in headless Chromium, run like
+// board.test.mjs by `cargo test -p xiangqi-web --test browser` (XQ_URL, XQ_STATIC,
+// XQ_SCREENSHOTS): one scenario a feature, each from a fresh page. XQ_ONLY=name,name runs
+// some of them (for work on one).
+
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const url = process.env.XQ_URL;
+const shots = process.env.XQ_SCREENSHOTS;
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+const staticSite = process.env.XQ_STATIC === '1';
+const only = process.env.XQ_ONLY?.split(',');
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+  console.log(`ok - ${what}`);
+}
+
+/** The helpers of one page: its points, clicks, drags and the move list. */
+function helpers(page) {
+  const h = {};
+  h.center = async (sq) => {
+    for (let i = 0; i < 40; i++) {
+      const box = await page.locator(`rect.point[data-sq="${sq}"]`).boundingBox().catch(() => null);
+      if (box) return [box.x + box.width / 2, box.y + box.height / 2];
+      await page.waitForTimeout(50);
+    }
+    throw new Error(`no point ${sq} on the board`);
+  };
+  h.click = async (sq) => {
+    const [x, y] = await h.center(sq);
+    await page.mouse.click(x, y);
+  };
+  h.move = async (iccs) => {
+    await h.click(iccs.slice(0, 2));
+    await h.click(iccs.slice(2, 4));
+  };
+  h.plies = () => page.locator('#moves span[data-ply]').count();
+  h.waitPlies = (n) => page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n, n, { timeout: 30000 });
+  h.listed = () => page.$$eval('#moves span[data-ply]', (s) => s.map((e) => e.textContent));
+  h.newGame = async (mode, fen = '', level = null) => {
+    await page.selectOption('#mode', mode);
+    if (level) await page.selectOption('#level', level);
+    await page.fill('#fen', fen);
+    await page.click('#start');
+  };
+  h.save = async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+    return readFileSync(await download.path(), 'utf8');
+  };
+  return h;
+}
+
+const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+const errors = [];
+
+async function open(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && !/status of 422/.test(m.text()) && errors.push(m.text()));
+  await page.goto(url);
+  await page.waitForSelector('g.piece[data-sq="e0"]');
+  return { context, page, h: helpers(page) };
+}
+
+const scenarios = {};
+
+// Lines: a game played on the page keeps the line undone as a variation; ↑/↓ choose among the
+// moves at a branch; a line promoted and one deleted, and the saved PGN says both.
+scenarios.lines = async () => {
+  const { context, page, h } = await open();
+  await page.selectOption('#notation', 'iccs');
+  await h.newGame('both');
+  await h.waitPlies(0);
+  await h.move('h2e2');
+  await h.waitPlies(1);
+  await h.move('h9g7');
+  await h.waitPlies(2);
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelector('#moves span.current')?.dataset.ply === '1');
+  await h.move('b9c7');
+  await page.waitForFunction(() => document.querySelector('#moves span[data-ply="2"]')?.textContent === 'b9c7');
+  await page.click('#moves span[data-ply="1"]');
+  await page.waitForFunction(() => document.querySelectorAll('#variation-list button').length === 2);
+  const offered = await page.$$eval('#variation-list button', (b) => b.map((e) => e.dataset.iccs));
+  check(offered.join(' ') === 'b9c7 h9g7', `the undone move stays as a variation, the new one the main line (${offered.join(' ')})`);
+  let pgn = await h.save();
+  check(/马[2２]进[3３][^(]*\([^)]*马[8８]进[7７]/.test(pgn), 'the saved PGN has the variation');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => document.querySelector('#moves span[data-ply="2"]')?.textContent === 'h9g7');
+  check(true, '↓ chooses the next move at the branch');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.querySelector('#moves span[data-ply="2"]')?.textContent === 'b9c7');
+  check(true, '↑ the one before');
+  await page.click('#variation-list button[data-iccs="h9g7"]');
+  await page.waitForFunction(() => document.querySelector('#moves span.current')?.textContent === 'h9g7');
+  await page.click('#promote');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#variation-list button')?.dataset.iccs === 'h9g7');
+  check(true, 'a promoted line is offered first');
+  pgn = await h.save();
+  check(/马[8８]进[7７][^(]*\([^)]*马[2２]进[3３]/.test(pgn), 'a promoted line is the main line of the saved PGN');
+  await page.screenshot({ path: join(shots, 'lines.png') });
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => document.querySelector('#moves span[data-ply="2"]')?.textContent === 'b9c7');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#moves span.current')?.textContent === 'b9c7');
+  await page.click('#delete-line');
+  await page.waitForFunction(() => document.querySelector('#variations').hidden && document.querySelector('#moves span.current')?.dataset.ply === '1');
+  pgn = await h.save();
+  check(!pgn.includes('(') && /马[8８]进[7７]/.test(pgn) && !/马[2２]进[3３]/.test(pgn), 'a deleted line is gone from the saved PGN');
+  await context.close();
+};
+
+// Arrows: the first moves of three analysis lines, the best one boldest; the threat on request;
+// the switch hides the lines' arrows.
+scenarios.arrows = async () => {
+  const { context, page, h } = await open();
+  await h.newGame('analysis');
+  await page.selectOption('#multipv', '3');
+  await page.waitForFunction(() => document.querySelectorAll('#think-lines .think-line').length === 3, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('g.arrows .arrow-line').length === 3, null, { timeout: 20000 });
+  const firsts = await page.$$eval('#think-lines .think-line', (l) => l.length);
+  check(firsts === 3, 'three analysis lines, three arrows on the board');
+  check((await page.locator('g.arrows .arrow-line.rank-0').count()) === 1, 'the best line has its own arrow');
+  await page.click('#threat');
+  await page.waitForSelector('g.arrows .arrow-threat', { timeout: 20000 });
+  check(/Threat/.test(await page.locator('#hint-box').textContent()), 'the threat is shown on request, as an arrow and in words');
+  await page.screenshot({ path: join(shots, 'arrows.png') });
+  await page.uncheck('#arrows');
+  await page.waitForFunction(() => document.querySelectorAll('g.arrows .arrow-line').length === 0);
+  check(true, 'the switch takes the arrows away');
+  await page.check('#arrows');
+  // A position with red in check has no threat to show.
+  await h.newGame('both', '4k4/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1');
+  await page.waitForSelector('g.piece[data-sq="e1"]');
+  await page.click('#threat');
+  await page.waitForSelector('#hint-box:has-text("No threat")');
+  check(true, 'in check there is no threat to show');
+  await context.close();
+};
+
+try {
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (only && !only.includes(name)) continue;
+    console.log(`# ${name}`);
+    await run();
+  }
+  check(errors.length === 0, `no script errors (${errors.join('; ')})`);
+} finally {
+  await browser.close();
+}
