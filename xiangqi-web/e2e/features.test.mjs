@@ -143,6 +143,38 @@ scenarios.arrows = async () => {
   await context.close();
 };
 
+// Themes and sound: a move sounds, a capture sounds otherwise; the board theme, the piece style
+// and the sound switch survive a reload.
+scenarios.themes = async () => {
+  const { context, page, h } = await open();
+  await h.newGame('both');
+  await h.waitPlies(0);
+  await h.move('h2h9'); // 炮二进七 takes the horse
+  await page.waitForFunction(() => document.documentElement.dataset.sound === 'capture');
+  check(true, 'a capture has its sound');
+  await h.move('i9h9');
+  await page.waitForFunction(() => document.documentElement.dataset.sound === 'capture');
+  await h.move('b2b6');
+  await page.waitForFunction(() => document.documentElement.dataset.sound === 'move');
+  check(true, 'a move has its own');
+  await page.selectOption('#theme', 'paper');
+  await page.selectOption('#style', 'simplified');
+  await page.uncheck('#sound');
+  await page.reload();
+  await page.waitForSelector('g.piece[data-sq="e0"]');
+  check((await page.locator('#theme').inputValue()) === 'paper' && (await page.evaluate(() => document.documentElement.dataset.theme)) === 'paper', 'the board theme survives a reload');
+  check((await page.locator('#style').inputValue()) === 'simplified' && (await page.locator('g.piece[data-sq="e0"] .glyph').textContent()) === '帅', 'so does the piece style');
+  check(!(await page.locator('#sound').isChecked()), 'and the sound switch');
+  await h.newGame('both');
+  await h.move('h2e2');
+  await h.waitPlies(1);
+  check((await page.evaluate(() => document.documentElement.dataset.sound)) === undefined, 'with the sound off, a move is silent');
+  await page.screenshot({ path: join(shots, 'themes.png') });
+  await page.selectOption('#theme', 'contrast');
+  await page.screenshot({ path: join(shots, 'theme-contrast.png') });
+  await context.close();
+};
+
 try {
   for (const [name, run] of Object.entries(scenarios)) {
     if (only && !only.includes(name)) continue;

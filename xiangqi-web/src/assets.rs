@@ -47,6 +47,16 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/arrows.js"),
     ),
     (
+        "prefs.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/prefs.js"),
+    ),
+    (
+        "sound.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/sound.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("../static/favicon.svg"),

@@ -6,6 +6,8 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { setBar, drawGraph } from './graph.js';
 import { t, setLang, getLang, reasonText } from './i18n.js';
+import { pref, setPref, applyTheme } from './prefs.js';
+import { playSound, setSound } from './sound.js';
 import { emptyRecord, fromGame, pathOf, childrenOf, addMove, lineThrough, promote, remove, treeEntries, NAG_MARKS } from './record.js';
 
 const $ = (id) => document.getElementById(id);
@@ -88,6 +90,8 @@ async function refresh() {
     return;
   }
   if (gen !== state.gen) return;
+  if (state.moved) moveSound(state.shown, shown);
+  state.moved = false;
   state.shown = shown;
   state.egtb = egtb;
   state.end = end || shown;
@@ -97,6 +101,14 @@ async function refresh() {
   const ended = state.end.outcome && state.cursor === state.line.length;
   if (ended && (state.mode === 'red' || state.mode === 'black') && $('graph-box').hidden) graph();
   next();
+}
+
+/** The sound of the move that led from `before` to `after`. */
+function moveSound(before, after) {
+  if (after.outcome) playSound('end');
+  else if (after.check) playSound('check');
+  else if (before && pieces(after.fen) < pieces(before.fen)) playSound('capture');
+  else playSound('move');
 }
 
 function gameOver() {
@@ -221,6 +233,7 @@ async function userMove(iccs) {
 
 function play(iccs) {
   if (state.trainer) judge(iccs);
+  state.moved = true;
   // A move the record has here follows the record, with its continuation (against the
   // computer without it: the computer answers afresh); any other move becomes a new line of
   // the record, saved with it.
@@ -828,19 +841,35 @@ async function graph() {
 // ---- Wiring ----------------------------------------------------------------------------------
 
 async function init() {
-  setLang(getLang());
+  setLang(pref('lang', getLang()));
   $('lang').value = getLang();
+  board.style = $('style').value = pref('style', 'traditional');
+  board.coords = $('coords').checked = pref('coords', false);
+  applyTheme(($('theme').value = pref('theme', 'wood')));
+  setSound(($('sound').checked = pref('sound', true)));
+  $('arrows').checked = pref('arrows', true);
+  $('theme').addEventListener('change', (e) => {
+    applyTheme(e.target.value);
+    setPref('theme', e.target.value);
+  });
+  $('sound').addEventListener('change', (e) => {
+    setSound(e.target.checked);
+    setPref('sound', e.target.checked);
+  });
   $('lang').addEventListener('change', (e) => {
     setLang(e.target.value);
+    setPref('lang', e.target.value);
     fillLevels();
     if (state.shown) render();
   });
   $('style').addEventListener('change', (e) => {
     board.style = e.target.value;
+    setPref('style', e.target.value);
     render();
   });
   $('coords').addEventListener('change', (e) => {
     board.coords = e.target.checked;
+    setPref('coords', e.target.checked);
     board.draw();
   });
   $('notation').addEventListener('change', () => {
@@ -854,9 +883,8 @@ async function init() {
   $('redo').addEventListener('click', redo);
   $('hint').addEventListener('click', hint);
   $('threat').addEventListener('click', threat);
-  $('arrows').checked = localStorage.getItem('xq.arrows') !== 'off';
   $('arrows').addEventListener('change', (e) => {
-    localStorage.setItem('xq.arrows', e.target.checked ? 'on' : 'off');
+    setPref('arrows', e.target.checked);
     showArrows();
   });
   $('flip').addEventListener('click', () => {
@@ -866,6 +894,7 @@ async function init() {
   $('resign').addEventListener('click', () => {
     state.resigned = state.mode === 'black' ? 'black' : 'red';
     stopSearch();
+    playSound('end');
     render();
   });
   $('movenow').addEventListener('click', moveNow);

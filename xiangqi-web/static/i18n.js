@@ -46,6 +46,8 @@ const TEXT = {
     // Arrows.
     arrows: 'Arrows', threatButton: 'Threat', threatTip: "The opponent's best move if it were their turn",
     threat: 'Threat', noThreat: 'No threat to show: the side to move is in check, or the game is over.',
+    // Themes and sound.
+    theme: 'Board', themeWood: 'wood', themePaper: 'paper', themeContrast: 'high contrast', sound: 'Sound',
     //EN-END
   },
   zh: {
@@ -89,6 +91,8 @@ const TEXT = {
     // 箭头。
     arrows: '箭头', threatButton: '威胁', threatTip: '若轮到对方走，对方的最佳着法',
     threat: '威胁', noThreat: '无威胁可示：走棋一方正被将军，或对局已结束。',
+    // 主题与声音。
+    theme: '棋盘', themeWood: '木纹', themePaper: '纸面', themeContrast: '高对比度', sound: '声音',
     //ZH-END
   },
 };

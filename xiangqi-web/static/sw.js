@@ -19,6 +19,8 @@ const FILES = [
   'assets/graph.js',
   'assets/record.js',
   'assets/arrows.js',
+  'assets/prefs.js',
+  'assets/sound.js',
   'assets/local.js',
   'assets/engine-worker.js',
   'assets/wasm/xiangqi_wasm.js',
