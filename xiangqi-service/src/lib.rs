@@ -22,6 +22,7 @@ pub mod game;
 pub mod json;
 pub mod limits;
 pub mod records;
+pub mod review;
 pub mod search;
 pub mod view;
 
