@@ -175,6 +175,43 @@ scenarios.themes = async () => {
   await context.close();
 };
 
+// A phone: the board fills the width, the panels stack below it, nothing scrolls sideways at
+// 360 px, and moves are played by tapping and by dragging with a finger.
+scenarios.phone = async () => {
+  const { context, page, h } = await open({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  await h.newGame('both');
+  await h.waitPlies(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 360, `no horizontal scrolling at 360 px (scrollWidth ${width})`);
+  const board = await page.locator('#board-host svg').boundingBox();
+  check(board.width >= 320, `the board fills the phone's width (${Math.round(board.width)} px)`);
+  const panel = await page.locator('.panel').boundingBox();
+  check(panel.y >= board.y + board.height - 1, 'the panels stack below the board');
+  const tap = async (sq) => {
+    const [x, y] = await h.center(sq);
+    await page.touchscreen.tap(x, y);
+  };
+  await tap('h2');
+  await tap('e2');
+  await h.waitPlies(1);
+  check((await page.locator('g.piece[data-sq="e2"][data-piece="C"]').count()) === 1, 'a move played by tapping');
+  // A touch drag: the finger goes down on the horse, moves in steps and lifts on its point.
+  const cdp = await context.newCDPSession(page);
+  const [x0, y0] = await h.center('h9');
+  const [x1, y1] = await h.center('g7');
+  const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  await touch('touchStart', x0, y0);
+  for (let i = 1; i <= 8; i++) await touch('touchMove', x0 + ((x1 - x0) * i) / 8, y0 + ((y1 - y0) * i) / 8);
+  await touch('touchEnd');
+  await h.waitPlies(2);
+  check((await page.locator('g.piece[data-sq="g7"][data-piece="n"]').count()) === 1, 'a move played by dragging with a finger');
+  const after = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(after <= 360, `still no horizontal scrolling (scrollWidth ${after})`);
+  await page.screenshot({ path: join(shots, 'phone.png'), fullPage: true });
+  await context.close();
+};
+
 try {
   for (const [name, run] of Object.entries(scenarios)) {
     if (only && !only.includes(name)) continue;

@@ -206,7 +206,14 @@ function renderMoves() {
     span.addEventListener('click', () => goTo(i + 1));
     items[k].appendChild(span);
   });
-  list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  // The current move into the list's view, scrolling the list alone: scrollIntoView would
+  // scroll the page too, and on a phone take the board away from under the finger.
+  const cur = list.querySelector('.current');
+  if (cur) {
+    const r = cur.getBoundingClientRect();
+    const lr = list.getBoundingClientRect();
+    if (r.top < lr.top || r.bottom > lr.bottom) list.scrollTop += r.top - lr.top - lr.height / 2;
+  }
 }
 
 function goTo(ply) {
