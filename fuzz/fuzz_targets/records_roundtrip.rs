@@ -30,11 +30,20 @@ const STARTS: [&str; 3] = [
     "3k5/9/2P3P2/2P3P2/6P2/9/9/9/9/4K4 w - - 0 1",
 ];
 
+/// A comment as PGN holds it: trimmed, and a CR before a line feed is part of the line end.
+fn as_pgn_holds(comment: &str) -> String {
+    let mut text = comment.trim().to_string();
+    while text.contains("\r\n") {
+        text = text.replace("\r\n", "\n");
+    }
+    text
+}
+
 fn build(input: &Input) -> Record {
     let start = Position::from_fen(STARTS[usize::from(input.start) % STARTS.len()]).unwrap();
     let mut tree = GameTree::new(start);
     let root = tree.root();
-    tree.node_mut(root).comment = input.root_comment.trim().to_string();
+    tree.node_mut(root).comment = as_pgn_holds(&input.root_comment);
     let mut nodes = vec![root];
     for step in input.steps.iter().take(200) {
         let parent = nodes[usize::from(step.at) % nodes.len()];
@@ -47,11 +56,11 @@ fn build(input: &Input) -> Record {
             continue;
         }
         let n = tree.add_move(parent, m).unwrap();
-        // Comments as PGN holds them: trimmed (the writer writes them so).
-        tree.node_mut(n).comment = step.comment.trim().to_string();
+        // Comments as PGN holds them (the writer writes them so).
+        tree.node_mut(n).comment = as_pgn_holds(&step.comment);
         tree.node_mut(n).nags.extend(step.nag.map(|v| 1 + v % 7));
         if tree.node(parent).main_child() != Some(n) {
-            tree.node_mut(n).starting_comment = step.before.trim().to_string();
+            tree.node_mut(n).starting_comment = as_pgn_holds(&step.before);
         }
         nodes.push(n);
     }

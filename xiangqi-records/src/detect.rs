@@ -18,6 +18,11 @@ pub fn detect(bytes: &[u8]) -> Format {
     if opens_with_tag_pair(&text) {
         return Format::Pgn;
     }
+    // Likewise a CBF document opens as one: its comments and tags may quote the DhtmlXQ
+    // markers tested next (found by fuzzing: our CBF of such a record read as DhtmlXQ).
+    if opens_as_cbf(&text) {
+        return Format::Cbf;
+    }
     // `[DhtmlXQ_x "..."]` is a PGN tag kept from a UBB file, not UBB.
     if ["[DhtmlXQ]", "[DhtmlXQ_movelist]", "[DhtmlXQ_binit]"]
         .iter()
@@ -35,6 +40,19 @@ pub fn detect(bytes: &[u8]) -> Format {
 
 /// Whether `text` starts (after a byte-order mark and blank space) with a PGN tag pair,
 /// `[Name "`.
+/// Whether `text` starts (after a byte-order mark and blank space) as a CBF document: its
+/// root element, or an XML declaration followed by it.
+fn opens_as_cbf(text: &str) -> bool {
+    let start = text.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace());
+    if start.starts_with("<ChineseChessRecord") {
+        return true;
+    }
+    start.starts_with("<?xml")
+        && start
+            .split_once("?>")
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with("<ChineseChessRecord"))
+}
+
 fn opens_with_tag_pair(text: &str) -> bool {
     let start = text.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace());
     let Some(rest) = start.strip_prefix('[') else {

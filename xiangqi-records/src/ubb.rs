@@ -107,6 +107,16 @@ fn blocks<'a>(text: &'a str, warnings: &mut Vec<(usize, WarningKind)>) -> Vec<Bl
                 break;
             };
             let key = after[..close].to_string();
+            // A field's name is letters, digits and `_` (`DhtmlXQ_movelist`, `comment12`):
+            // an opening without one is damage or text that quotes the format, not a field
+            // (found by fuzzing, whose such a "name" ran over lines of comments and became a
+            // tag that broke the PGN written of it). Skipped; the scan goes on after its `[`.
+            if !is_field_name(&key) {
+                let shown: String = key.chars().take(40).collect();
+                warnings.push((start, WarningKind::BadField(format!("[DhtmlXQ_{shown}"))));
+                at = start + 1;
+                continue;
+            }
             let value_start = start + OPEN.len() + close + 1;
             let Some(end) = text[value_start..].find("[/DhtmlXQ") else {
                 warnings.push((start, WarningKind::Unterminated('[')));
@@ -467,9 +477,18 @@ fn move_digits(m: Move) -> String {
 }
 
 /// A value as written: line breaks stay line breaks (`||`, which readers also take for
-/// one, could not be told from a `||` in the text).
+/// one, could not be told from a `||` in the text). The format has no escape, so a value that
+/// quotes its markers (`[DhtmlXQ_...]`, `[/DhtmlXQ...]`) would end its field or open another
+/// (found by fuzzing): their `[` is written as the full-width `［`, which reads the same to a
+/// person and is no marker.
 fn escape(text: &str) -> String {
-    text.to_string()
+    text.replace("[DhtmlXQ", "［DhtmlXQ")
+        .replace("[/DhtmlXQ", "［/DhtmlXQ")
+}
+
+/// Whether `key` can be a field's name as the reader reads one: letters, digits and `_`.
+fn is_field_name(key: &str) -> bool {
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Writes a record as a `[DhtmlXQ]` block (UTF-8 text). NAGs are not written; a comment
@@ -478,6 +497,7 @@ pub fn write(record: &Record) -> String {
     let tree = &record.tree;
     let mut out = String::from("[DhtmlXQ]\n");
     let mut field = |key: &str, value: &str| {
+        let value = escape(value);
         out.push_str(&format!("[DhtmlXQ_{key}]{value}[/DhtmlXQ_{key}]\n"));
     };
     for (key, tag) in TAGS {
@@ -486,7 +506,9 @@ pub fn write(record: &Record) -> String {
         }
     }
     for (name, value) in &record.tags {
-        if let Some(key) = name.strip_prefix("DhtmlXQ_") {
+        // A tag kept from a DhtmlXQ field goes back to it; one whose name no field could
+        // have (a record built in code) is left out rather than break the block.
+        if let Some(key) = name.strip_prefix("DhtmlXQ_").filter(|k| is_field_name(k)) {
             field(key, value);
         }
     }
@@ -527,7 +549,7 @@ pub fn write(record: &Record) -> String {
         };
         let head_node = tree.node(head);
         if line != 0 && !head_node.starting_comment.is_empty() {
-            comments.push((key(first_ply - 1), escape(&head_node.starting_comment)));
+            comments.push((key(first_ply - 1), head_node.starting_comment.clone()));
         }
         let mut moves = String::new();
         let mut nodes = vec![head];
@@ -546,7 +568,7 @@ pub fn write(record: &Record) -> String {
                 }
             }
             if !text.is_empty() {
-                comments.push((key(ply), escape(&text)));
+                comments.push((key(ply), text));
             }
             for side in node.children().skip(1) {
                 todo.push_back((next_line, line, side, ply + 1));

@@ -111,3 +111,132 @@ fn an_irregular_but_playable_start_reads_from_pgn() {
     let text = "[Game \"Chinese Chess\"]\n[FEN \"9/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n\n*\n";
     assert!(read(text.as_bytes()).is_err());
 }
+
+/// A comment holding a `}` and a CR LF line break (found by `records_roundtrip`): written as
+/// `;` lines, the CR ended up at a line's end, where it is the file's line end, and the
+/// comment read back without it. In PGN a CR before a line feed belongs to the line end, in
+/// braces and `;` lines alike, so the writer writes such a break as LF and the reader reads
+/// it so: the comment reads back as written, and as the same text from a CRLF file.
+#[test]
+fn a_comment_with_crlf_and_a_closing_brace_reads_back_as_written() {
+    let mut tree = GameTree::new(Position::startpos());
+    let root = tree.root();
+    tree.node_mut(root).comment = "`\u{1}\r\n}@ and\r\r\nmore".into();
+    let m = tree.position_at(root).legal_moves()[0];
+    let child = tree.add_move(root, m).unwrap();
+    tree.node_mut(child).comment = "in braces\r\nas well".into();
+    let record = Record::new(tree);
+    let written = pgn::write_record(&record, &pgn::WriteOptions::default());
+    assert!(!written.contains('\r'), "{written:?}");
+    let back = read(written.as_bytes()).unwrap();
+    let read_tree = &back.records[0].tree;
+    assert_eq!(
+        read_tree.node(read_tree.root()).comment,
+        "`\u{1}\n}@ and\nmore"
+    );
+    assert_eq!(
+        read_tree.node(read_tree.main_line()[0]).comment,
+        "in braces\nas well"
+    );
+    // The same file with CRLF line ends reads the same.
+    let crlf = written.replace('\n', "\r\n");
+    assert_eq!(&read(crlf.as_bytes()).unwrap().records[0].tree, read_tree);
+}
+
+/// A DhtmlXQ text whose `[DhtmlXQ_` opens no field (its "name" runs over lines of comment
+/// text to the next `]`; found by `records_read` in a damaged record): skipped with a warning,
+/// never a tag, so the PGN written of the record is one game that reads back the same. The PGN
+/// writer writes any tag name as one word, so a record built in code cannot break it either.
+#[test]
+fn a_dhtmlxq_field_without_a_name_is_skipped_and_tag_names_stay_one_word() {
+    let text = "[DhtmlXQ]\n[DhtmlXQ_title]t[/DhtmlXQ_title]\n\
+                [DhtmlXQ_g车\n{ x }\n1. h2e2 [DhtmlXQ_event]e[/DhtmlXQ_event]\n\
+                [DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+    let loaded = read(text.as_bytes()).unwrap();
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("[DhtmlXQ_g车")),
+        "{:?}",
+        loaded.warnings
+    );
+    let record = &loaded.records[0];
+    assert!(
+        record.tags.iter().all(|(n, _)| !n.contains('\n')),
+        "{:?}",
+        record.tags
+    );
+    assert_eq!(record.tree.main_line_moves().len(), 1);
+    let written = pgn::write_record(record, &pgn::WriteOptions::default());
+    let back = read(written.as_bytes()).unwrap();
+    assert_eq!(back.records.len(), 1, "{written}");
+    assert_eq!(back.records[0].tree, record.tree, "{written}");
+
+    let mut built = Record::new(GameTree::new(Position::startpos()));
+    built.set_tag("Two words\n[Event \"x\"]", "v");
+    built.set_tag("", "no name");
+    let written = pgn::write_record(&built, &pgn::WriteOptions::default());
+    let back = read(written.as_bytes()).unwrap();
+    assert_eq!(back.records.len(), 1, "{written}");
+    assert_eq!(
+        back.records[0].tag("Two_words_[Event__x__"),
+        Some("v"),
+        "{written}"
+    );
+    assert!(back.records[0].tag("Event").is_none(), "{written}");
+}
+
+/// A comment or tag that quotes the DhtmlXQ markers (found by `records_roundtrip`): the format
+/// has no escape, and the quoted `[/DhtmlXQ_ver]` ended the comment's field. Their `[` is
+/// written full-width, so the block reads back strictly (no warning) with the same moves.
+#[test]
+fn dhtmlxq_values_quoting_its_markers_stay_inside_their_fields() {
+    let mut tree = GameTree::new(Position::startpos());
+    let root = tree.root();
+    tree.node_mut(root).comment = "see [DhtmlXQ_ver]x[/DhtmlXQ_ver] and [/DhtmlXQ]".into();
+    let m = tree.position_at(root).legal_moves()[3];
+    tree.add_move(root, m).unwrap();
+    let mut record = Record::new(tree);
+    record.set_tag("Event", "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]");
+    record.set_tag("DhtmlXQ_bad key]", "left out");
+    let written = ubb::write(&record);
+    let strict = xiangqi_records::Options {
+        strict: true,
+        ..Default::default()
+    };
+    let back = xiangqi_records::read_with(written.as_bytes(), &strict).unwrap();
+    let got = &back.records[0];
+    assert_eq!(got.tree.main_line_moves(), vec![m], "{written}");
+    assert_eq!(
+        got.tree.node(got.tree.root()).comment,
+        "see ［DhtmlXQ_ver]x［/DhtmlXQ_ver] and ［/DhtmlXQ]"
+    );
+    assert_eq!(
+        got.tag("Event"),
+        Some("［DhtmlXQ_movelist]7747［/DhtmlXQ_movelist]")
+    );
+    assert!(!written.contains("left out"), "{written}");
+}
+
+/// Our CBF of a record whose tag quotes the DhtmlXQ markers read back as DhtmlXQ (found by
+/// `records_roundtrip`): a document that opens as CBF is CBF, whatever its text quotes.
+#[test]
+fn cbf_quoting_dhtmlxq_markers_is_cbf() {
+    let mut tree = GameTree::new(Position::startpos());
+    let root = tree.root();
+    let m = tree.position_at(root).legal_moves()[0];
+    tree.add_move(root, m).unwrap();
+    let mut record = Record::new(tree);
+    record.set_tag(
+        "Event",
+        "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]",
+    );
+    let loaded = read(cbf::write(&record).as_bytes()).unwrap();
+    assert_eq!(loaded.format, xiangqi_records::Format::Cbf);
+    assert_eq!(loaded.records[0].tree.main_line_moves(), vec![m]);
+    assert_eq!(
+        loaded.records[0].tag("Event"),
+        Some("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]")
+    );
+}

@@ -111,7 +111,7 @@ impl<'a> Cursor<'a> {
                             Some(c) => s.push(c),
                         }
                     }
-                    return at(Token::Comment(s.trim().replace("\r\n", "\n")));
+                    return at(Token::Comment(super::comment_line_breaks(s.trim())));
                 }
                 '(' => {
                     self.bump();

@@ -35,6 +35,18 @@ mod parse;
 mod write;
 pub(crate) use build::append_comment;
 pub use build::{MainLine, MainLines, TreeBuilder};
+
+/// A comment's line breaks as PGN holds them: a carriage return before a line feed belongs to
+/// the file's line end (CRLF files), not to the comment, so every `\r\n` is `\n`, repeated
+/// until none is left (`\r\r\n` is one line break too). The reader reads comments so and
+/// the writer writes them so, so a comment reads back as it was written.
+pub(crate) fn comment_line_breaks(text: &str) -> String {
+    let mut text = text.to_string();
+    while text.contains("\r\n") {
+        text = text.replace("\r\n", "\n");
+    }
+    text
+}
 use core::fmt;
 pub(crate) use parse::start_from_fen;
 pub use parse::{visit, Visitor};

@@ -15,6 +15,23 @@ pub struct WriteOptions {
     pub notation: Option<MoveFormat>,
 }
 
+/// A tag's name as a reader reads it back: one word, so white space, control characters,
+/// `"` and `]` (where a reader ends the name) are written as `_`; an empty name is no tag.
+/// A record built in code, or read from a format with looser names, may hold such a name.
+fn tag_name(name: &str) -> Option<String> {
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() || c == '"' || c == ']' {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
 fn escape(value: &str) -> String {
     // A tag pair is one line: a line break or other control character in a value (an XQF
     // header's string may hold one) would end the tag and start movetext, so it is written as
@@ -85,9 +102,10 @@ impl Out {
         }
     }
 
-    /// A comment, trimmed (as readers read one): `{...}`, or `;` lines when it holds a `}`
-    /// (which braces cannot).
+    /// A comment, trimmed and with its line breaks as LF (as readers read one): `{...}`, or
+    /// `;` lines when it holds a `}` (which braces cannot).
     fn comment(&mut self, text: &str) {
+        let text = super::comment_line_breaks(text.trim());
         let text = text.trim();
         if text.is_empty() {
             return;
@@ -147,7 +165,8 @@ pub fn write_record(record: &Record, options: &WriteOptions) -> String {
     }
     let mut text = String::new();
     for (n, v) in &tags {
-        text.push_str(&format!("[{n} \"{}\"]\n", escape(v)));
+        let Some(name) = tag_name(n) else { continue };
+        text.push_str(&format!("[{name} \"{}\"]\n", escape(v)));
     }
     text.push('\n');
     let mut out = Out {
