@@ -212,6 +212,68 @@ scenarios.phone = async () => {
   await context.close();
 };
 
+// The position editor: a cleared board is refused with the core's reason, pieces dragged on from
+// the palette, about the board and off it, and placed by tapping; the position is then played.
+scenarios.editor = async () => {
+  const { context, page, h } = await open();
+  const paletteDrag = async (piece, sq) => {
+    const b = await page.locator(`#palette button[data-piece="${piece}"]`).boundingBox();
+    const [x1, y1] = await h.center(sq);
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(x1, y1, { steps: 6 });
+    await page.mouse.up();
+  };
+  const drag = async (from, x1, y1) => {
+    const [x0, y0] = await h.center(from);
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move(x1, y1, { steps: 6 });
+    await page.mouse.up();
+  };
+  const fen = () => page.locator('#editor-fen').inputValue();
+  await page.click('#editor-box summary');
+  await page.waitForFunction(() => document.querySelectorAll('#palette button').length === 14);
+  await page.click('#editor-clear');
+  await page.waitForFunction(() => document.querySelectorAll('g.piece').length === 0);
+  await page.waitForSelector('#editor-error:not([hidden])');
+  check(await page.locator('#editor-play').isDisabled(), `an empty board is refused (${(await page.locator('#editor-error').textContent()).trim()})`);
+  await paletteDrag('K', 'e0');
+  await paletteDrag('k', 'e9');
+  await page.waitForFunction(() => document.querySelector('#editor-fen').value.startsWith('4k4/9/9/9/9/9/9/9/9/4K4 w'));
+  await page.waitForSelector('#editor-error:not([hidden])');
+  const why = (await page.locator('#editor-error').textContent()).trim();
+  check(await page.locator('#editor-play').isDisabled(), `generals facing each other are refused with the reason shown (${why})`);
+  await page.screenshot({ path: join(shots, 'editor.png') });
+  const [dx, dy] = await h.center('d9');
+  await drag('e9', dx, dy);
+  await page.waitForSelector('#editor-error', { state: 'hidden' });
+  check((await fen()).startsWith('3k5/'), 'a piece dragged about the board, and the position is accepted');
+  // Tap to place: choose the chariot in the palette, tap a0, choose it again to put it away.
+  await page.click('#palette button[data-piece="R"]');
+  await h.click('a0');
+  await page.click('#palette button[data-piece="R"]');
+  await paletteDrag('P', 'e3');
+  await page.waitForFunction(() => document.querySelector('#editor-fen').value.startsWith('3k5/9/9/9/9/9/4P4/9/9/R3K4 w'));
+  const off = await page.locator('#palette').boundingBox();
+  await drag('e3', off.x + off.width / 2, off.y + off.height / 2);
+  await page.waitForFunction(() => document.querySelector('#editor-fen').value.startsWith('3k5/9/9/9/9/9/9/9/9/R3K4 w'));
+  check(true, 'a piece placed by tapping, one dragged off the board');
+  await page.selectOption('#editor-side', 'b');
+  await page.waitForFunction(() => / b - - 0 1$/.test(document.querySelector('#editor-fen').value));
+  await page.selectOption('#editor-side', 'w');
+  await page.selectOption('#mode', 'both');
+  await page.waitForSelector('#editor-play:not([disabled])');
+  await page.click('#editor-play');
+  await page.waitForSelector('g.piece[data-sq="a0"][data-piece="R"]');
+  check(await page.locator('#editor-box').evaluate((d) => !d.open), 'the position is played');
+  await h.move('a0a9');
+  await h.waitPlies(1);
+  await page.waitForSelector('#status:has-text("check")');
+  check(true, 'and its first move gives check');
+  await context.close();
+};
+
 try {
   for (const [name, run] of Object.entries(scenarios)) {
     if (only && !only.includes(name)) continue;

@@ -57,6 +57,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/sound.js"),
     ),
     (
+        "editor.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/editor.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("../static/favicon.svg"),

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { setBar, drawGraph } from './graph.js';
 import { t, setLang, getLang, reasonText } from './i18n.js';
+import { Editor } from './editor.js';
 import { pref, setPref, applyTheme } from './prefs.js';
 import { playSound, setSound } from './sound.js';
 import { emptyRecord, fromGame, pathOf, childrenOf, addMove, lineThrough, promote, remove, treeEntries, NAG_MARKS } from './record.js';
@@ -37,6 +38,17 @@ const state = {
 };
 
 const board = new Board($('board-host'), (from, to) => userMove(from + to));
+
+// The editor borrows the board while its panel is open; a position it makes starts a game.
+const editor = new Editor(board, {
+  play(fen, mode) {
+    editor.close();
+    $('editor-box').open = false;
+    $('fen').value = fen;
+    state.trainer = null;
+    startGame(fen, mode ?? $('mode').value);
+  },
+});
 
 function message(text) {
   const m = $('message');
@@ -72,6 +84,7 @@ function scoreText(score, sideToMove) {
 async function refresh() {
   const gen = ++state.gen;
   stopSearch();
+  if (editor.active) return;
   state.hint = null;
   state.threat = null;
   state.lines = [];
@@ -116,6 +129,7 @@ function gameOver() {
 }
 
 function render() {
+  if (editor.active) return;
   const pos = state.shown;
   const atEnd = state.cursor === state.line.length;
   const over = pos.outcome || (atEnd && gameOver());
@@ -872,6 +886,7 @@ async function init() {
   $('style').addEventListener('change', (e) => {
     board.style = e.target.value;
     setPref('style', e.target.value);
+    if (editor.active) editor.changed();
     render();
   });
   $('coords').addEventListener('change', (e) => {
@@ -906,6 +921,21 @@ async function init() {
   });
   $('movenow').addEventListener('click', moveNow);
   $('start').addEventListener('click', newGame);
+  $('editor-box').addEventListener('toggle', (e) => {
+    if (e.target.open && !editor.active) {
+      // Editing starts from the position shown; no search goes on meanwhile.
+      stopSearch();
+      state.gen++;
+      $('thinking').hidden = true;
+      $('hint-box').hidden = true;
+      $('status').textContent = t('editing');
+      delete $('status').dataset.outcome;
+      editor.open(state.shown.fen);
+    } else if (!e.target.open && editor.active) {
+      editor.close();
+      refresh();
+    }
+  });
   $('save').addEventListener('click', save);
   $('copyfen').addEventListener('click', copyFen);
   $('load').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));

@@ -9,7 +9,7 @@ const MARGIN = 78;
 export const WIDTH = 8 * CELL + 2 * MARGIN;
 export const HEIGHT = 9 * CELL + 2 * MARGIN;
 
-const NAMES = {
+export const NAMES = {
   traditional: { K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵', k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' },
   simplified: { K: '帅', A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵', k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒' },
 };

@@ -48,6 +48,10 @@ const TEXT = {
     threat: 'Threat', noThreat: 'No threat to show: the side to move is in check, or the game is over.',
     // Themes and sound.
     theme: 'Board', themeWood: 'wood', themePaper: 'paper', themeContrast: 'high contrast', sound: 'Sound',
+    // The position editor.
+    editor: 'Position editor', sideToMove: 'Side to move', clear: 'Clear', startPosition: 'Start position',
+    editorAbout: 'Drag pieces from the palette onto the board, about it or off it; or choose a piece in the palette and tap points to place it. Tapping a piece takes it off.',
+    editorPlay: 'Play (as under New game)', editorAnalyse: 'Analyse', editorIllegal: 'Not a position to play', editing: 'Editing a position',
     //EN-END
   },
   zh: {
@@ -93,6 +97,10 @@ const TEXT = {
     threat: '威胁', noThreat: '无威胁可示：走棋一方正被将军，或对局已结束。',
     // 主题与声音。
     theme: '棋盘', themeWood: '木纹', themePaper: '纸面', themeContrast: '高对比度', sound: '声音',
+    // 摆棋。
+    editor: '摆棋', sideToMove: '走棋方', clear: '清空', startPosition: '初始局面',
+    editorAbout: '从棋子栏把棋子拖到棋盘上，在棋盘上拖动或拖出棋盘；也可在棋子栏选一个棋子，再点棋盘上的点摆放。点一下棋子即可拿掉。',
+    editorPlay: '开始对局（按“新局”的设置）', editorAnalyse: '分析', editorIllegal: '这不是可以下的局面', editing: '正在摆棋',
     //ZH-END
   },
 };

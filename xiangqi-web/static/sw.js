@@ -21,6 +21,7 @@ const FILES = [
   'assets/arrows.js',
   'assets/prefs.js',
   'assets/sound.js',
+  'assets/editor.js',
   'assets/local.js',
   'assets/engine-worker.js',
   'assets/wasm/xiangqi_wasm.js',
