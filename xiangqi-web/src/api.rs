@@ -31,6 +31,7 @@ pub fn routes() -> Router<AppState> {
         .route("/position", post(position))
         .route("/move", post(engine_move))
         .route("/analysis", post(analysis))
+        .route("/review", post(crate::review::review))
         .route("/notation", post(notation))
         .route("/records", post(read_records))
         .route("/pgn", post(write_pgn))

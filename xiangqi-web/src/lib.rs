@@ -23,6 +23,7 @@ pub mod config;
 pub mod egtb;
 mod json;
 pub mod pool;
+mod review;
 pub mod running;
 pub mod state;
 

@@ -1,12 +1,14 @@
-//! Running one search on a pooled engine on a blocking thread that stops when the request
-//! goes away.
+//! Running one search (or one game review: a search per position) on a pooled engine on a
+//! blocking thread that stops when the request goes away.
 
 use crate::pool::Pool;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use xiangqi_core::Position;
+use xiangqi_core::{Game, Position};
+use xiangqi_search::review::{self, MoveReview, Review};
 use xiangqi_search::{Info, SearchResult, StopHandle};
+use xiangqi_service::review::PreparedReview;
 use xiangqi_service::search::Prepared;
 use xiangqi_service::ApiError;
 
@@ -71,6 +73,53 @@ pub async fn start(
             .take();
         drop(lease);
         answer
+    });
+    Ok((guard, handle))
+}
+
+/// Runs a game review on a pooled engine on a blocking thread, calling `on_move` with each
+/// move's review as soon as it is known (it returns `false` to stop the review: its
+/// listener went away). Returns at once the guard that stops the review when dropped, and
+/// the review (complete or as far as it went) to await. The engine is held for the whole
+/// review, so it counts as one running search until it ends.
+///
+/// # Errors
+/// A `503` when no engine is free in time.
+pub async fn start_review(
+    pool: &Arc<Pool>,
+    prepared: PreparedReview,
+    mut on_move: impl FnMut(&Game, &MoveReview) -> bool + Send + 'static,
+) -> Result<(StopOnDrop, tokio::task::JoinHandle<Review>), ApiError> {
+    let mut lease = pool.acquire().await?;
+    let stop = lease.searcher().stop_handle();
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let running = Arc::new(Mutex::new(Some(stop)));
+    let guard = StopOnDrop {
+        running: Arc::clone(&running),
+        cancelled: Arc::clone(&cancelled),
+    };
+    let handle = tokio::task::spawn_blocking(move || {
+        let searcher = lease.searcher();
+        // One thread, the game's rules for the repetitions met in the searches, full
+        // strength: what an engine of the pool may have been set to by an earlier request.
+        searcher.set_threads(1);
+        searcher.set_multipv(1);
+        searcher.set_level(None);
+        searcher.set_rules(prepared.options.rules);
+        let game = &prepared.game;
+        // The review looks at `cancelled` between searches and at each iteration: a stop
+        // asked just before a search began, which the search cleared, is seen there.
+        let review = review::review(searcher, game, &prepared.options, &cancelled, &mut |m| {
+            if !on_move(game, m) {
+                cancelled.store(true, Ordering::SeqCst);
+            }
+        });
+        running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(lease);
+        review
     });
     Ok((guard, handle))
 }
