@@ -274,6 +274,42 @@ scenarios.editor = async () => {
   await context.close();
 };
 
+// Game review: a short game with a planted blunder (车一平二?? leaves the chariot to the cannon
+// on h7, which takes it through the screen on h2) is reviewed; the blunder is marked ??, the
+// better move offered one click away, a dot on the graph, a summary per side, and the saved PGN
+// has the NAG, the comment and the better line as a variation.
+scenarios.review = async () => {
+  const { context, page, h } = await open();
+  await page.selectOption('#notation', 'iccs');
+  await h.newGame('both');
+  await h.waitPlies(0);
+  for (const [i, m] of ['i0i1', 'b9c7', 'i1h1', 'h7h1'].entries()) {
+    await h.move(m);
+    await h.waitPlies(i + 1);
+  }
+  await page.click('#review-box summary');
+  await page.selectOption('#review-strength', 'depth:6');
+  await page.click('#review-start');
+  await page.waitForFunction(() => document.querySelector('#review-progress').value >= 1, null, { timeout: 60000 });
+  check(true, 'the review streams its progress');
+  await page.waitForSelector('#review-summary:not([hidden])', { timeout: 120000 });
+  check((await page.locator('#moves span[data-ply="3"]').getAttribute('data-nag')) === '??', 'the planted blunder is marked ??');
+  const redBlunders = Number(await page.locator('#review-summary tr[data-side="red"] td').nth(4).textContent());
+  check(redBlunders >= 1, `the summary counts red's blunders (${redBlunders})`);
+  check((await page.locator('#graph .graph-dot.review-blunder[data-ply="3"]').count()) === 1, 'a blunder dot on the score graph');
+  await page.click('#moves span[data-ply="3"]');
+  await page.waitForSelector('#review-show-best');
+  const detail = await page.locator('#review-detail').textContent();
+  check(/Blunder/.test(detail) && /Best/.test(detail), `the better move is offered (${detail.trim()})`);
+  await page.screenshot({ path: join(shots, 'review.png') });
+  await page.click('#review-show-best');
+  await page.waitForFunction(() => document.querySelector('#moves span.current')?.dataset.ply === '3' && document.querySelector('#moves span.current').textContent !== 'i1h1');
+  check(true, 'one click shows the better line');
+  const pgn = await h.save();
+  check(/\$4/.test(pgn) && /Blunder \(−\d+%\)\. Best: /.test(pgn) && (pgn.match(/\(/g) || []).length >= 2, 'the saved PGN has the NAG, the comment and the better line as a variation');
+  await context.close();
+};
+
 try {
   for (const [name, run] of Object.entries(scenarios)) {
     if (only && !only.includes(name)) continue;

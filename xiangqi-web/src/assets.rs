@@ -62,6 +62,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/editor.js"),
     ),
     (
+        "review.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/review.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("../static/favicon.svg"),

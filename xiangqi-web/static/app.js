@@ -7,6 +7,7 @@ import { Board } from './board.js';
 import { setBar, drawGraph } from './graph.js';
 import { t, setLang, getLang, reasonText } from './i18n.js';
 import { Editor } from './editor.js';
+import { Review } from './review.js';
 import { pref, setPref, applyTheme } from './prefs.js';
 import { playSound, setSound } from './sound.js';
 import { emptyRecord, fromGame, pathOf, childrenOf, addMove, lineThrough, promote, remove, treeEntries, NAG_MARKS } from './record.js';
@@ -38,6 +39,26 @@ const state = {
 };
 
 const board = new Board($('board-host'), (from, to) => userMove(from + to));
+
+// The review writes its verdicts into the game's record and tells the page to show them.
+const review = new Review({
+  game: () => ({ fen: state.startFen, moves: state.line.slice(), path: recordPath(), record: state.record }),
+  moveText: (view) => moveText(view),
+  scores(game, ply, before, after) {
+    if (commonPrefix(game.moves, state.line) < ply) return;
+    if (before != null) state.scores[ply - 1] = before;
+    if (after != null) state.scores[ply] = after;
+  },
+  follow: (id) => followRecord(id),
+  changed() {
+    if (editor.active) return;
+    renderMoves();
+    renderRecord();
+    renderReview();
+    $('graph-box').hidden = false;
+    redrawGraph();
+  },
+});
 
 // The editor borrows the board while its panel is open; a position it makes starts a game.
 const editor = new Editor(board, {
@@ -145,6 +166,7 @@ function render() {
   renderStatus();
   renderMoves();
   renderRecord();
+  renderReview();
   renderEgtb();
   renderTrainer();
   $('fen-out').value = pos.fen;
@@ -639,6 +661,7 @@ function startGame(fen, mode) {
   message('');
   state.startFen = fen;
   state.record = emptyRecord();
+  review.reset();
   state.line = [];
   state.cursor = 0;
   state.scores = [];
@@ -698,6 +721,7 @@ function loadGame(g) {
   state.trainer = null;
   state.startFen = g.start_fen;
   state.record = fromGame(g);
+  review.reset();
   state.line = g.moves.map((m) => m.iccs);
   state.cursor = state.line.length;
   state.scores = [];
@@ -837,7 +861,15 @@ function renderRecord() {
 
 function redrawGraph() {
   const scores = Array.from({ length: state.line.length + 1 }, (_, i) => state.scores[i] ?? null);
-  drawGraph($('graph'), scores, state.cursor, goTo);
+  const path = recordPath();
+  const marks = scores.map((_, i) => (i ? review.classOf(path[i - 1]) : null));
+  drawGraph($('graph'), scores, state.cursor, goTo, marks);
+}
+
+/** The review's verdict on the shown move. */
+function renderReview() {
+  review.renderDetail(state.cursor ? recordPath()[state.cursor - 1] : null);
+  $('review-start').disabled = !!review.controller || !state.line.length;
 }
 
 async function graph() {

@@ -15,9 +15,10 @@ export function setBar(bar, redCp) {
 
 /**
  * Draws scores (an array: ply -> red centipawns or null) into `svg`; clicking a point calls
- * onPick(ply). `current` marks the shown ply.
+ * onPick(ply). `current` marks the shown ply; `marks` (ply -> a review's class of the move that
+ * led there) makes the flagged moves' dots stand out.
  */
-export function drawGraph(svg, scores, current, onPick) {
+export function drawGraph(svg, scores, current, onPick, marks = []) {
   const w = 600, h = 140, pad = 6;
   svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
   svg.replaceChildren();
@@ -43,7 +44,9 @@ export function drawGraph(svg, scores, current, onPick) {
   if (current != null) mk('line', { x1: x(current), y1: 0, x2: x(current), y2: h, class: 'graph-cursor' });
   scores.forEach((cp, i) => {
     if (cp == null) return;
-    const dot = mk('circle', { cx: x(i), cy: y(cp), r: 3.5, class: 'graph-dot', 'data-ply': i });
+    const mark = marks[i];
+    const flagged = mark === 'inaccuracy' || mark === 'mistake' || mark === 'blunder';
+    const dot = mk('circle', { cx: x(i), cy: y(cp), r: flagged ? 6 : 3.5, class: flagged ? `graph-dot review-${mark}` : 'graph-dot', 'data-ply': i });
     const title = document.createElementNS(NS, 'title');
     title.textContent = `${i}: ${(cp / 100).toFixed(2)}`;
     dot.appendChild(title);

@@ -52,6 +52,13 @@ const TEXT = {
     editor: 'Position editor', sideToMove: 'Side to move', clear: 'Clear', startPosition: 'Start position',
     editorAbout: 'Drag pieces from the palette onto the board, about it or off it; or choose a piece in the palette and tap points to place it. Tapping a piece takes it off.',
     editorPlay: 'Play (as under New game)', editorAnalyse: 'Analyse', editorIllegal: 'Not a position to play', editing: 'Editing a position',
+    // The game review.
+    review: 'Game review', reviewStrength: 'Strength', reviewStart: 'Review the game', stop: 'Stop',
+    reviewAbout: 'The engine judges every move of the line shown against its own best move: inaccuracies (?!), mistakes (?) and blunders (??) are marked, with the better line as a variation, and saved with the game.',
+    reviewDepth6: 'depth 6 (quick)', reviewDepth8: 'depth 8', reviewDepth10: 'depth 10',
+    reviewTime05: '0.5 s a move', reviewTime1: '1 s a move', reviewTime3: '3 s a move',
+    review_best: 'Best move', review_good: 'Good move', review_inaccuracy: 'Inaccuracy', review_mistake: 'Mistake', review_blunder: 'Blunder',
+    reviewBest: 'Best', reviewShowBest: 'Show the better line', reviewAvgLoss: 'Average loss',
     //EN-END
   },
   zh: {
@@ -101,6 +108,13 @@ const TEXT = {
     editor: '摆棋', sideToMove: '走棋方', clear: '清空', startPosition: '初始局面',
     editorAbout: '从棋子栏把棋子拖到棋盘上，在棋盘上拖动或拖出棋盘；也可在棋子栏选一个棋子，再点棋盘上的点摆放。点一下棋子即可拿掉。',
     editorPlay: '开始对局（按“新局”的设置）', editorAnalyse: '分析', editorIllegal: '这不是可以下的局面', editing: '正在摆棋',
+    // 复盘。
+    review: '复盘', reviewStrength: '强度', reviewStart: '开始复盘', stop: '停止',
+    reviewAbout: '引擎逐步评判所示变着的每一步，与它自己的最佳着法比较：标出缓着（?!）、错着（?）和败着（??），并把更好的变着作为变例，随棋谱保存。',
+    reviewDepth6: '深度 6（快）', reviewDepth8: '深度 8', reviewDepth10: '深度 10',
+    reviewTime05: '每步 0.5 秒', reviewTime1: '每步 1 秒', reviewTime3: '每步 3 秒',
+    review_best: '最佳着法', review_good: '好棋', review_inaccuracy: '缓着', review_mistake: '错着', review_blunder: '败着',
+    reviewBest: '最佳', reviewShowBest: '看更好的变着', reviewAvgLoss: '平均损失',
     //ZH-END
   },
 };

@@ -22,6 +22,7 @@ const FILES = [
   'assets/prefs.js',
   'assets/sound.js',
   'assets/editor.js',
+  'assets/review.js',
   'assets/local.js',
   'assets/engine-worker.js',
   'assets/wasm/xiangqi_wasm.js',
