@@ -3,6 +3,9 @@
 //! for the page when it is opened from static files. The page's `api.js` turns each answer
 //! into a `Response`, so it reads them as it reads the server's.
 //!
+//! The searches (`serviceSearch` for a move or an analysis, `serviceReview` for a game
+//! review) block until they end, so the page runs them in a Web Worker.
+//!
 //! What needs the server by nature is answered with a `501`: the endgame tables (hundreds of
 //! megabytes of files that the server generates and reads from its disk).
 
@@ -11,6 +14,7 @@ use http::StatusCode;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use xiangqi_service::answers::{self, LevelView};
+use xiangqi_service::review::{MoveEvent, ReviewRequest, SummaryEvent};
 use xiangqi_service::search::{InfoView, Kind, Lines, MoveAnswer, SearchRequest};
 use xiangqi_service::{json, records, ApiError, RequestLimits};
 
@@ -115,6 +119,11 @@ fn route(method: &str, path: &str, body: &[u8]) -> Result<Answer, ApiError> {
             "use_the_worker",
             format!("/{path} searches: send it to the engine's worker (serviceSearch)"),
         )),
+        ("POST", "review") => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "use_the_worker",
+            "/review searches: send it to the engine's worker (serviceReview)",
+        )),
         (_, p) if p == "egtb" || p.starts_with("egtb/") => Err(ApiError::new(
             StatusCode::NOT_IMPLEMENTED,
             "needs_server",
@@ -206,6 +215,55 @@ pub fn service_search(
                 Ok(ok(&serde_json::json!({})))
             }
         }
+    };
+    answer(run())
+}
+
+/// Runs the game review of `/api/v1/review`, calling `onEvent(name, json)` with a `move`
+/// event for each ply as soon as it is judged, then the `summary`, as the server streams
+/// them. Blocks until the review ends: call it in a worker, and end the worker to stop it.
+/// Returns the answer as [`service_request`] does: a refused request's error (before any
+/// event), else `{}` once streamed.
+#[wasm_bindgen(js_name = serviceReview, unchecked_return_type = "{ status: number; contentType: string; body: string }")]
+pub fn service_review(
+    body: &[u8],
+    #[wasm_bindgen(js_name = onEvent)] on_event: &js_sys::Function,
+) -> JsValue {
+    let emit = |name: &str, data: &str| {
+        // A callback that throws must not end the review half-way.
+        let _ = on_event.call2(&JsValue::NULL, &name.into(), &data.into());
+    };
+    let run = || -> Result<Answer, ApiError> {
+        let req: ReviewRequest = json::parse(body)?;
+        let prepared = req.prepare(&limits())?;
+        let review = with_searcher(None, |searcher| {
+            // Full strength, one line, the game's rules: whatever an engine move set before.
+            searcher.set_threads(1);
+            searcher.set_multipv(1);
+            searcher.set_level(None);
+            searcher.set_rules(prepared.options.rules);
+            // Nothing stops it from inside: the page ends the worker.
+            let never = std::sync::atomic::AtomicBool::new(false);
+            xiangqi_search::review::review(
+                searcher,
+                &prepared.game,
+                &prepared.options,
+                &never,
+                &mut |m| {
+                    if let Ok(text) = serde_json::to_string(&MoveEvent::new(&prepared.game, m)) {
+                        emit("move", &text);
+                    }
+                },
+            )
+        });
+        match serde_json::to_string(&SummaryEvent::new(&review)) {
+            Ok(text) => emit("summary", &text),
+            Err(e) => emit(
+                "error",
+                &ApiError::internal(format!("unwritable summary: {e}")).to_json(),
+            ),
+        }
+        Ok(ok(&serde_json::json!({})))
     };
     answer(run())
 }

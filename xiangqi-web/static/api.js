@@ -54,11 +54,11 @@ export async function records(bytes) {
 }
 
 /**
- * Streams an analysis: calls onEvent(name, data) for every `info` and `bestmove` event
- * until the stream ends or `signal` aborts it (which stops the search on the server).
+ * Reads a stream of Server-Sent Events from `path`, calling onEvent(name, data) for each
+ * until the stream ends or `signal` aborts it (which stops the work on the server).
  */
-export async function analysis(req, signal, onEvent) {
-  const res = await post('analysis', req, signal);
+async function events(path, req, signal, onEvent) {
+  const res = await post(path, req, signal);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -79,3 +79,19 @@ export async function analysis(req, signal, onEvent) {
     }
   }
 }
+
+/**
+ * Streams an analysis: calls onEvent(name, data) for every `info` and `bestmove` event
+ * until the stream ends or `signal` aborts it (which stops the search on the server).
+ */
+export const analysis = (req, signal, onEvent) => events('analysis', req, signal, onEvent);
+
+/**
+ * Streams a game review (复盘) of `req` ({ fen?, moves, rules?, limits? }): calls
+ * onEvent(name, data) with a `move` event for each ply as it is judged ({ ply, total, side,
+ * played, best, best_line, score_before, score_after, loss, class, nag, ... }), then the
+ * `summary` ({ red, black, thresholds, complete }); a failure during the review is an `error`
+ * event with the API's error JSON. A refused request throws an ApiError before any event.
+ * Aborting `signal` stops the review (the server's, or the page's own worker).
+ */
+export const review = (req, signal, onEvent) => events('review', req, signal, onEvent);

@@ -1,7 +1,8 @@
 // A search worker of the static page (see local.js): loads the module the page compiled,
-// then runs one search at a time, posting its events as the server streams them.
+// then runs one search (an engine move, an analysis or a game review) at a time, posting
+// its events as the server streams them.
 
-import initWasm, { serviceSearch } from './wasm/xiangqi_wasm.js';
+import initWasm, { serviceReview, serviceSearch } from './wasm/xiangqi_wasm.js';
 
 let ready = null;
 
@@ -11,6 +12,7 @@ self.onmessage = async ({ data }) => {
     return;
   }
   await ready;
-  const answer = serviceSearch(data.path, data.body, (name, json) => self.postMessage({ type: 'event', name, data: json }));
+  const onEvent = (name, json) => self.postMessage({ type: 'event', name, data: json });
+  const answer = data.path === 'review' ? serviceReview(data.body, onEvent) : serviceSearch(data.path, data.body, onEvent);
   self.postMessage({ type: 'done', answer });
 };

@@ -52,10 +52,10 @@ function response({ status, contentType, body }) {
 const aborted = () => new DOMException('The search was stopped.', 'AbortError');
 
 /**
- * Runs a search request (`move` or `analysis`) in a worker. A move is answered when its
- * search ends; an analysis is answered at once with a body of Server-Sent Events, as the
- * server streams it. A request the service refuses (a bad FEN) gets its error answer.
- * Aborting ends the worker, and with it the search.
+ * Runs a search request (`move`, `analysis` or `review`) in a worker. A move is answered
+ * when its search ends; an analysis or a review is answered with a body of Server-Sent
+ * Events from its first event on, as the server streams it. A request the service refuses
+ * (a bad FEN) gets its error answer. Aborting ends the worker, and with it the search.
  */
 function search(path, body, signal) {
   return new Promise((resolve, reject) => {
@@ -105,7 +105,7 @@ function search(path, body, signal) {
 export async function localFetch(path, init = {}) {
   const method = (init.method || 'GET').toUpperCase();
   if (init.signal?.aborted) throw aborted();
-  if (method === 'POST' && (path === 'move' || path === 'analysis')) {
+  if (method === 'POST' && (path === 'move' || path === 'analysis' || path === 'review')) {
     return search(path, bytes(init.body), init.signal);
   }
   return response(serviceRequest(method, path, bytes(init.body)));
