@@ -63,8 +63,6 @@ const review = new Review({
 // The editor borrows the board while its panel is open; a position it makes starts a game.
 const editor = new Editor(board, {
   play(fen, mode) {
-    editor.close();
-    $('editor-box').open = false;
     $('fen').value = fen;
     state.trainer = null;
     startGame(fen, mode ?? $('mode').value);
@@ -98,6 +96,13 @@ function scoreText(score, sideToMove) {
   }
   const cp = (sign * score.cp) / 100;
   return (cp > 0 ? '+' : '') + cp.toFixed(2);
+}
+
+/** Gives the board back to the game (a new game or record ends the editing). */
+function leaveEditor() {
+  if (!editor.active) return;
+  editor.close();
+  $('editor-box').open = false;
 }
 
 // ---- Showing a position ----------------------------------------------------------------
@@ -658,6 +663,7 @@ async function newGame() {
 
 /** Starts a game from `fen` in `mode` (the trainer's too: as red, against the table). */
 function startGame(fen, mode) {
+  leaveEditor();
   message('');
   state.startFen = fen;
   state.record = emptyRecord();
@@ -718,6 +724,7 @@ async function copyFen() {
 let loadedGames = [];
 
 function loadGame(g) {
+  leaveEditor();
   state.trainer = null;
   state.startFen = g.start_fen;
   state.record = fromGame(g);
@@ -869,6 +876,7 @@ function redrawGraph() {
 /** The review's verdict on the shown move. */
 function renderReview() {
   review.renderDetail(state.cursor ? recordPath()[state.cursor - 1] : null);
+  review.renderSummary(); // in the page's language, which may have changed
   $('review-start').disabled = !!review.controller || !state.line.length;
 }
 
