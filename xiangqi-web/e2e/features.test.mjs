@@ -150,11 +150,14 @@ scenarios.themes = async () => {
   await h.newGame('both');
   await h.waitPlies(0);
   await h.move('h2h9'); // 炮二进七 takes the horse
+  await h.waitPlies(1);
   await page.waitForFunction(() => document.documentElement.dataset.sound === 'capture');
   check(true, 'a capture has its sound');
   await h.move('i9h9');
+  await h.waitPlies(2);
   await page.waitForFunction(() => document.documentElement.dataset.sound === 'capture');
   await h.move('b2b6');
+  await h.waitPlies(3);
   await page.waitForFunction(() => document.documentElement.dataset.sound === 'move');
   check(true, 'a move has its own');
   await page.selectOption('#theme', 'paper');
@@ -240,18 +243,17 @@ scenarios.editor = async () => {
   await page.waitForFunction(() => document.querySelectorAll('#palette button').length === 14);
   await page.click('#editor-clear');
   await page.waitForFunction(() => document.querySelectorAll('g.piece').length === 0);
-  await page.waitForSelector('#editor-error:not([hidden])');
+  await page.waitForSelector('#editor-error[data-fen^="9/9/9/9/9/9/9/9/9/9 w"]:not([hidden])');
   check(await page.locator('#editor-play').isDisabled(), `an empty board is refused (${(await page.locator('#editor-error').textContent()).trim()})`);
   await paletteDrag('K', 'e0');
   await paletteDrag('k', 'e9');
-  await page.waitForFunction(() => document.querySelector('#editor-fen').value.startsWith('4k4/9/9/9/9/9/9/9/9/4K4 w'));
-  await page.waitForSelector('#editor-error:not([hidden])');
+  await page.waitForSelector('#editor-error[data-fen^="4k4/9/9/9/9/9/9/9/9/4K4 w"]:not([hidden])');
   const why = (await page.locator('#editor-error').textContent()).trim();
   check(await page.locator('#editor-play').isDisabled(), `generals facing each other are refused with the reason shown (${why})`);
   await page.screenshot({ path: join(shots, 'editor.png') });
   const [dx, dy] = await h.center('d9');
   await drag('e9', dx, dy);
-  await page.waitForSelector('#editor-error', { state: 'hidden' });
+  await page.waitForSelector('#editor-error[data-fen^="3k5/9/9/9/9/9/9/9/9/4K4 w"]', { state: 'hidden' });
   check((await fen()).startsWith('3k5/'), 'a piece dragged about the board, and the position is accepted');
   // Tap to place: choose the chariot in the palette, tap a0, choose it again to put it away.
   await page.click('#palette button[data-piece="R"]');

@@ -123,6 +123,7 @@ export class Editor {
     }
     if (n !== this.checked || !this.active) return;
     const box = this.$('editor-error');
+    box.dataset.fen = fen; // the position this verdict is on (the browser test waits for it)
     box.hidden = !error;
     box.textContent = error ? `${t('editorIllegal')}: ${error}` : '';
     this.$('editor-play').disabled = this.$('editor-analyse').disabled = !!error;
