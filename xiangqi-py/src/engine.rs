@@ -151,7 +151,8 @@ impl SearchResult {
 /// searches, Lazy SMP threads and optional strength levels.
 #[pyclass(module = "xiangqi", frozen)]
 pub struct Engine {
-    searcher: Arc<Mutex<Searcher>>,
+    /// The searcher, shared with `analysis()` threads and `review()`.
+    pub(crate) searcher: Arc<Mutex<Searcher>>,
     stop: StopHandle,
     /// The strength level caps the search by depth or nodes, so a search needs no limit.
     level_limits: bool,
@@ -192,7 +193,7 @@ fn net_error(path: &std::path::Path, e: LoadError) -> PyErr {
 
 /// The searcher, even if a search panicked while holding it (its state is still usable:
 /// the next search starts afresh from the root).
-fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+pub(crate) fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
     searcher.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -210,7 +211,7 @@ fn run(
 }
 
 /// The limits of a search call, checked; `capped` when the level limits the search anyway.
-fn limits(
+pub(crate) fn limits(
     depth: Option<u32>,
     nodes: Option<u64>,
     movetime: Option<f64>,

@@ -4,7 +4,7 @@
 //! the rules of `xiangqi-core` (boards, moves, FEN, notation, the end of the game with the
 //! repetition rules), records of `xiangqi-records` (every format it reads, with variations; PGN, XQF, UBB and
 //! CBF written), the engine of
-//! `xiangqi-search`, the endgame tablebases of `xiangqi-egtb`, and encodings for machine
+//! `xiangqi-search` and its game review (`review()`, annotating a record), the endgame tablebases of `xiangqi-egtb`, and encodings for machine
 //! learning. Every error is a Python exception
 //! (a `ValueError` subclass with the core's message), never a crash of the interpreter.
 //!
@@ -20,6 +20,7 @@ mod errors;
 mod moves;
 mod outcome;
 mod records;
+mod review;
 mod tablebase;
 
 use pyo3::prelude::*;
@@ -47,6 +48,10 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::Records>()?;
     m.add_class::<records::RecordWarning>()?;
     m.add_class::<tablebase::Tablebase>()?;
+    m.add_class::<review::Review>()?;
+    m.add_class::<review::MoveReview>()?;
+    m.add_class::<review::SideSummary>()?;
+    m.add_function(wrap_pyfunction!(review::review, m)?)?;
     m.add_function(wrap_pyfunction!(moves::square, m)?)?;
     m.add_function(wrap_pyfunction!(moves::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(moves::parse_square, m)?)?;

@@ -15,6 +15,7 @@ pub use reading::{
     read, read_cbf, read_cbr, read_from_pgn, read_from_xqf, read_pgn, read_ubb, read_xqf, Records,
 };
 pub use warning::RecordWarning;
+pub(crate) use writing::pgn_text;
 pub use writing::{ecco_name, write, write_cbf, write_pgn, write_ubb, write_xqf};
 
 use pyo3::prelude::*;
