@@ -300,14 +300,14 @@ scenarios.review = async () => {
   check(true, 'the review streams its progress');
   await page.waitForSelector('#review-summary:not([hidden])', { timeout: 120000 });
   check((await page.locator('#moves span[data-ply="3"]').getAttribute('data-nag')) === '??', 'the planted blunder is marked ??');
-  const redBlunders = Number(await page.locator('#review-summary tr[data-side="red"] td').nth(4).textContent());
+  const redBlunders = Number(await page.locator('#review-summary tr[data-side="red"] td').nth(6).textContent());
   check(redBlunders >= 1, `the summary counts red's blunders (${redBlunders})`);
   check((await page.locator('#graph .graph-dot.review-blunder[data-ply="3"]').count()) === 1, 'a blunder dot on the score graph');
   await page.click('#moves span[data-ply="3"]');
   await page.waitForSelector('#review-show-best');
   const detail = await page.locator('#review-detail').textContent();
   check(/Blunder/.test(detail) && /Best/.test(detail), `the better move is offered (${detail.trim()})`);
-  await page.screenshot({ path: join(shots, 'review.png') });
+  await page.screenshot({ path: join(shots, 'review.png'), fullPage: true });
   await page.click('#review-show-best');
   await page.waitForFunction(() => document.querySelector('#moves span.current')?.dataset.ply === '3' && document.querySelector('#moves span.current').textContent !== 'i1h1');
   check(true, 'one click shows the better line');

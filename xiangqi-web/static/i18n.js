@@ -58,7 +58,7 @@ const TEXT = {
     reviewDepth6: 'depth 6 (quick)', reviewDepth8: 'depth 8', reviewDepth10: 'depth 10',
     reviewTime05: '0.5 s a move', reviewTime1: '1 s a move', reviewTime3: '3 s a move',
     review_best: 'Best move', review_good: 'Good move', review_inaccuracy: 'Inaccuracy', review_mistake: 'Mistake', review_blunder: 'Blunder',
-    reviewBest: 'Best', reviewShowBest: 'Show the better line', reviewAvgLoss: 'Average loss',
+    reviewBest: 'Best', reviewShowBest: 'Show the better line', reviewAvgLoss: 'Average loss', reviewBestN: 'Best', reviewGoodN: 'Good',
   },
   zh: {
     title: '象棋', newGame: '新局', play: '开始', red: '红方', black: '黑方',
@@ -113,7 +113,7 @@ const TEXT = {
     reviewDepth6: '深度 6（快）', reviewDepth8: '深度 8', reviewDepth10: '深度 10',
     reviewTime05: '每步 0.5 秒', reviewTime1: '每步 1 秒', reviewTime3: '每步 3 秒',
     review_best: '最佳着法', review_good: '好棋', review_inaccuracy: '缓着', review_mistake: '错着', review_blunder: '败着',
-    reviewBest: '最佳', reviewShowBest: '看更好的变着', reviewAvgLoss: '平均损失',
+    reviewBest: '最佳', reviewShowBest: '看更好的变着', reviewAvgLoss: '平均损失', reviewBestN: '最佳', reviewGoodN: '好棋',
   },
 };
 

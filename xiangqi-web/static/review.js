@@ -158,16 +158,19 @@ export class Review {
     if (!this.summary) return;
     const table = document.createElement('table');
     const head = table.insertRow();
-    for (const key of ['', 'reviewAvgLoss', 'review_inaccuracy', 'review_mistake', 'review_blunder']) {
+    // The classes by their marks, named in full in their titles: narrow enough for a phone.
+    const columns = [['', ''], ['reviewAvgLoss'], ['reviewBestN'], ['reviewGoodN'], ['review_inaccuracy', '?!'], ['review_mistake', '?'], ['review_blunder', '??']];
+    for (const [key, mark] of columns) {
       const th = document.createElement('th');
-      th.textContent = key ? t(key) : '';
+      th.textContent = mark ?? t(key);
+      if (key) th.title = t(key);
       head.appendChild(th);
     }
     for (const side of ['red', 'black']) {
       const s = this.summary[side];
       const row = table.insertRow();
       row.dataset.side = side;
-      const cells = [t(side), `${s.average_loss.toFixed(1)}%`, s.inaccuracies, s.mistakes, s.blunders];
+      const cells = [t(side), `${s.average_loss.toFixed(1)}%`, s.best, s.good, s.inaccuracies, s.mistakes, s.blunders];
       for (const c of cells) row.insertCell().textContent = String(c);
     }
     host.appendChild(table);
