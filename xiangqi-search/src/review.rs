@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use xiangqi_core::{Game, RuleSet};
+//! use xiangqi_core::Game;
 //! use xiangqi_search::review::{review, ReviewOptions};
 //! use xiangqi_search::{Limits, Searcher};
 //! let mut game = Game::default();
@@ -367,7 +367,9 @@ fn value_of<E: Evaluator>(
 /// Reviews every move of `game` (from its start position) with `searcher`, calling `on_move`
 /// with each move's review as soon as it is known (after the search of the position that
 /// follows it), in order. Setting `stop` ends the review soon after, within the current
-/// search: the moves reviewed so far are returned with [`Review::complete`] `false`.
+/// search (at its next iteration; stop the searcher's [`StopHandle`](crate::StopHandle) as
+/// well to end that at once): the moves reviewed so far are returned with
+/// [`Review::complete`] `false`.
 ///
 /// The searcher is used as it is (its hash, threads, evaluator, rules and level); its
 /// transposition table carries what one position's search learned to the next.

@@ -170,10 +170,14 @@ pub struct MoveEvent {
 }
 
 impl MoveEvent {
-    /// The event of `m`, a move of `game` (`game.moves()[m.ply - 1]`).
-    pub fn new(game: &Game, m: &MoveReview) -> MoveEvent {
-        let before = &game.positions()[m.ply - 1];
-        MoveEvent {
+    /// The event of `m`, a move of `game` (`game.moves()[m.ply - 1]`); `None` when `game`
+    /// has no such move (the review is of another game).
+    pub fn new(game: &Game, m: &MoveReview) -> Option<MoveEvent> {
+        let before = game.positions().get(m.ply.checked_sub(1)?)?;
+        if game.moves().get(m.ply - 1) != Some(&m.played) {
+            return None;
+        }
+        Some(MoveEvent {
             ply: m.ply,
             total: game.moves().len(),
             side: color_name(m.mover),
@@ -191,7 +195,7 @@ impl MoveEvent {
             class: m.class.name(),
             nag: m.class.symbol(),
             depth: m.before.depth,
-        }
+        })
     }
 }
 
@@ -343,16 +347,17 @@ pub fn annotate(tree: &mut GameTree, review: &Review) -> Result<usize, AnnotateE
     main.extend(tree.main_line());
     let mut annotated = 0;
     for m in &review.moves {
-        let Some(&node) = main.get(m.ply) else {
-            return Err(AnnotateError::OtherGame { ply: m.ply });
+        let other = AnnotateError::OtherGame { ply: m.ply };
+        let (Some(&node), Some(&parent)) = (main.get(m.ply), main.get(m.ply.wrapping_sub(1)))
+        else {
+            return Err(other);
         };
         if tree.node(node).mv() != Some(m.played) {
-            return Err(AnnotateError::OtherGame { ply: m.ply });
+            return Err(other);
         }
         let Some(nag) = m.class.nag() else {
             continue;
         };
-        let parent = main[m.ply - 1];
         let before = tree.position_at(parent);
         let n = tree.node_mut(node);
         if !n.nags.contains(&nag) {
@@ -446,7 +451,7 @@ mod tests {
         let mut events = Vec::new();
         let review =
             xiangqi_search::review::review(&mut searcher, &p.game, &p.options, &stop, &mut |m| {
-                events.push(MoveEvent::new(&p.game, m))
+                events.push(MoveEvent::new(&p.game, m).expect("a move of the game"))
             });
         let classes: Vec<&str> = events.iter().map(|e| e.class).collect();
         assert_eq!(classes[4], "blunder", "{classes:?}");
@@ -478,6 +483,7 @@ mod tests {
         assert_eq!(tree.node(main[3]).child_count(), 2, "played and best");
         assert_eq!(tree.main_line_moves(), p.game.moves());
         // Another game's review is refused.
+        assert!(MoveEvent::new(&Game::default(), &review.moves[0]).is_none());
         let mut other = GameTree::from_game(&Game::default());
         assert_eq!(
             annotate(&mut other, &review),

@@ -250,7 +250,9 @@ pub fn service_review(
                 &prepared.options,
                 &never,
                 &mut |m| {
-                    if let Ok(text) = serde_json::to_string(&MoveEvent::new(&prepared.game, m)) {
+                    let event =
+                        MoveEvent::new(&prepared.game, m).map(|e| serde_json::to_string(&e));
+                    if let Some(Ok(text)) = event {
                         emit("move", &text);
                     }
                 },

@@ -48,8 +48,11 @@ pub async fn review(
     let move_tx = tx.clone();
     let (guard, handle) = start_review(&state.pool, prepared, move |game, m| {
         // Every move event is kept (a slow reader slows the review); a closed stream stops.
+        let Some(event) = MoveEvent::new(game, m) else {
+            return true;
+        };
         move_tx
-            .blocking_send(Progress::Move(Box::new(MoveEvent::new(game, m))))
+            .blocking_send(Progress::Move(Box::new(event)))
             .is_ok()
     })
     .await?;
