@@ -261,11 +261,25 @@ pub struct SummaryEvent {
     pub thresholds: ThresholdsView,
     /// Whether every move was reviewed (`false` when the review was stopped).
     pub complete: bool,
+    /// The game as PGN text with the review written in ([`annotated_pgn`]).
+    pub pgn: String,
+}
+
+/// `game` as PGN text (Chinese notation, a `FEN` tag for another start) with `review`
+/// written in by [`annotate`]; the moves after a review that stopped early, or all of them
+/// for another game's review, are written without annotations.
+pub fn annotated_pgn(game: &Game, review: &Review) -> String {
+    let mut tree = GameTree::from_game(game);
+    // A review of another game annotates the moves it shares with this one.
+    let _ = annotate(&mut tree, review);
+    let mut record = xiangqi_records::Record::new(tree);
+    record.set_tag("Game", "Chinese Chess");
+    xiangqi_records::pgn::write_record(&record, &Default::default())
 }
 
 impl SummaryEvent {
-    /// The summary of `review`.
-    pub fn new(review: &Review) -> SummaryEvent {
+    /// The summary of `review`, a review of `game`.
+    pub fn new(game: &Game, review: &Review) -> SummaryEvent {
         let t = review.thresholds;
         SummaryEvent {
             red: review.summary(Color::Red).into(),
@@ -276,6 +290,7 @@ impl SummaryEvent {
                 blunder: t.blunder,
             },
             complete: review.complete,
+            pgn: annotated_pgn(game, review),
         }
     }
 }
@@ -464,7 +479,11 @@ mod tests {
             events[4].best_line[0].iccs,
             events[4].best.as_ref().unwrap().iccs
         );
-        let summary = SummaryEvent::new(&review);
+        let summary = SummaryEvent::new(&p.game, &review);
+        assert!(summary.pgn.contains("$4"), "{}", summary.pgn);
+        assert!(summary
+            .pgn
+            .contains("[FEN \"3aka3/9/r8/9/9/9/9/1R6R/9/3K5 w"));
         assert_eq!(summary.red.blunders, 1);
         assert_eq!(summary.black.blunders, 0);
         assert!(summary.complete);

@@ -258,7 +258,7 @@ pub fn service_review(
                 },
             )
         });
-        match serde_json::to_string(&SummaryEvent::new(&review)) {
+        match serde_json::to_string(&SummaryEvent::new(&prepared.game, &review)) {
             Ok(text) => emit("summary", &text),
             Err(e) => emit(
                 "error",

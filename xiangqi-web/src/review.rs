@@ -46,6 +46,7 @@ pub async fn review(
         .enter(client.ip(), state.config.max_streams_per_client)?;
     let (tx, rx) = mpsc::channel::<Progress>(16);
     let move_tx = tx.clone();
+    let game = prepared.game.clone();
     let (guard, handle) = start_review(&state.pool, prepared, move |game, m| {
         // Every move event is kept (a slow reader slows the review); a closed stream stops.
         let Some(event) = MoveEvent::new(game, m) else {
@@ -58,7 +59,7 @@ pub async fn review(
     .await?;
     tokio::spawn(async move {
         let last = match handle.await {
-            Ok(review) => Progress::Summary(SummaryEvent::new(&review)),
+            Ok(review) => Progress::Summary(SummaryEvent::new(&game, &review)),
             Err(e) => Progress::Failed(ApiError::internal(format!("the review failed: {e}"))),
         };
         let _ = tx.send(last).await;

@@ -1833,6 +1833,8 @@ async fn a_review_streams_each_move_then_the_summary() {
         json!({"inaccuracy": 10.0, "mistake": 20.0, "blunder": 30.0})
     );
     assert_eq!(summary["complete"], true);
+    let pgn = summary["pgn"].as_str().expect("the annotated PGN");
+    assert!(pgn.contains("$4") && pgn.contains("Blunder (-"), "{pgn}");
     until_idle(&base).await;
 }
 
