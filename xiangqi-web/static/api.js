@@ -90,8 +90,9 @@ export const analysis = (req, signal, onEvent) => events('analysis', req, signal
  * Streams a game review (复盘) of `req` ({ fen?, moves, rules?, limits? }): calls
  * onEvent(name, data) with a `move` event for each ply as it is judged ({ ply, total, side,
  * played, best, best_line, score_before, score_after, loss, class, nag, ... }), then the
- * `summary` ({ red, black, thresholds, complete }); a failure during the review is an `error`
- * event with the API's error JSON. A refused request throws an ApiError before any event.
+ * `summary` ({ red, black, thresholds, complete, pgn: the game annotated }); a failure during
+ * the review is an `error` event with the API's error JSON. A refused request throws an
+ * ApiError before any event.
  * Aborting `signal` stops the review (the server's, or the page's own worker).
  */
 export const review = (req, signal, onEvent) => events('review', req, signal, onEvent);
