@@ -16,9 +16,10 @@ pub struct ApiError {
     field: Option<String>,
     /// What is wrong, for a person.
     message: String,
-    /// For a move: its index in `moves`.
+    /// For a move: its index in `moves` (a `u32`, which any list a request may hold fits:
+    /// an error is returned by value everywhere, so it is kept small).
     #[serde(skip_serializing_if = "Option::is_none")]
-    index: Option<usize>,
+    index: Option<u32>,
     /// For an illegal move: the rule it breaks ([`xiangqi_core::IllegalReason::code`]); for
     /// a bad FEN: what is wrong with it ([`xiangqi_core::FenError::code`]). Stable codes, so
     /// that a client can say them in its own language.
@@ -27,7 +28,7 @@ pub struct ApiError {
     /// For a FEN whose position breaks the rules: every problem, by its stable code
     /// ([`xiangqi_core::Problems::codes`]: `generals_facing`, `missing_general`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    problems: Option<Vec<&'static str>>,
+    problems: Option<Box<[&'static str]>>,
     /// Seconds after which a refused request may be tried again (503 only).
     #[serde(skip)]
     retry_after: Option<u32>,
@@ -100,7 +101,7 @@ impl ApiError {
 
     /// Names the index of the move at fault.
     pub fn index(mut self, index: usize) -> ApiError {
-        self.index = Some(index);
+        self.index = Some(u32::try_from(index).unwrap_or(u32::MAX));
         self
     }
 
@@ -115,7 +116,7 @@ impl ApiError {
     pub fn fen_problem(mut self, error: &xiangqi_core::FenError) -> ApiError {
         self.reason = Some(error.code());
         if let xiangqi_core::FenError::Setup(setup) = error {
-            self.problems = Some(setup.problems.codes());
+            self.problems = Some(setup.problems.codes().into_boxed_slice());
         }
         self
     }
