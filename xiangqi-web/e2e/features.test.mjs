@@ -143,8 +143,8 @@ scenarios.arrows = async () => {
   await context.close();
 };
 
-// Themes and sound: a move sounds, a capture sounds otherwise; the board theme, the piece style
-// and the sound switch survive a reload.
+// Themes and sound: a move sounds, a capture sounds otherwise; the board theme, the piece style,
+// the piece look and the sound switch survive a reload.
 scenarios.themes = async () => {
   const { context, page, h } = await open();
   await h.newGame('both');
@@ -162,11 +162,14 @@ scenarios.themes = async () => {
   check(true, 'a move has its own');
   await page.selectOption('#theme', 'paper');
   await page.selectOption('#style', 'simplified');
+  await page.selectOption('#look', 'solid');
   await page.uncheck('#sound');
   await page.reload();
   await page.waitForSelector('g.piece[data-sq="e0"]');
   check((await page.locator('#theme').inputValue()) === 'paper' && (await page.evaluate(() => document.documentElement.dataset.theme)) === 'paper', 'the board theme survives a reload');
   check((await page.locator('#style').inputValue()) === 'simplified' && (await page.locator('g.piece[data-sq="e0"] .glyph').textContent()) === '帅', 'so does the piece style');
+  const disc = await page.evaluate(() => getComputedStyle(document.querySelector('g.piece.red .disc')).fill);
+  check((await page.locator('#look').inputValue()) === 'solid' && /rgb\((1[5-9]\d|2\d\d), \d+, \d+\)/.test(disc), `so does the piece look (a red disc: ${disc})`);
   check(!(await page.locator('#sound').isChecked()), 'and the sound switch');
   await h.newGame('both');
   await h.move('h2e2');
@@ -314,6 +317,49 @@ scenarios.review = async () => {
   const pgn = await h.save();
   check(/\$4/.test(pgn) && /Blunder \(−\d+%\)\. Best: /.test(pgn) && (pgn.match(/\(/g) || []).length >= 2, 'the saved PGN has the NAG, the comment and the better line as a variation');
   await context.close();
+};
+
+// The server's texts in the page's second language: the levels' names and descriptions, a bad
+// FEN's problems and the editor's verdict said from the service's codes, and a perpetual chase
+// naming the chased piece (in Chinese, then in English).
+scenarios.languages = async () => {
+  const { context, page, h } = await open();
+  await page.selectOption('#lang', 'zh');
+  const club = await page.locator('#level option[value="club"]').textContent();
+  await page.selectOption('#level', 'club');
+  const desc = await page.locator('#level-desc').textContent();
+  check(club === '棋友' && /节点/.test(desc), `the levels in Chinese (${club}: ${desc})`);
+  await h.newGame('both', '4k4/9/9/9/9/9/9/9/9/4K3A w - - 0 1');
+  await page.waitForSelector('#message:not([hidden])');
+  const bad = await page.locator('#message').textContent();
+  check(/^FEN 有误：仕（士）不在它能到的点上；将帅照面/.test(bad), `a bad FEN's problems in Chinese (${bad})`);
+  await page.click('#editor-box summary');
+  await page.waitForFunction(() => document.querySelectorAll('#palette button').length === 14);
+  await page.click('#editor-clear');
+  await page.waitForSelector('#editor-error[data-fen^="9/9/9/9/9/9/9/9/9/9 w"]:not([hidden])');
+  const verdict = await page.locator('#editor-error').textContent();
+  check(/一方没有将（帅）/.test(verdict), `the editor's verdict in Chinese (${verdict.trim()})`);
+  await context.close();
+
+  // Red's chariot chases black's unprotected cannon between a4/b4 and a5/b5 (shared/data).
+  const second = await open();
+  const p2 = second.page;
+  await p2.selectOption('#lang', 'zh');
+  await second.h.newGame('both', '5k3/9/9/9/c8/1R7/9/9/9/3K5 w - - 0 1');
+  const moves = ['b4a4', 'a5b5', 'a4b4', 'b5a5', 'b4a4', 'a5b5', 'a4b4', 'b5a5'];
+  await p2.waitForSelector('g.piece[data-sq="b4"][data-piece="R"]'); // the new game is shown
+  for (const [i, m] of moves.entries()) {
+    await second.h.move(m);
+    await second.h.waitPlies(i + 1);
+  }
+  await p2.waitForFunction(() => document.querySelector('#status').dataset.outcome === 'perpetual_chase');
+  const zh = await p2.locator('#status').textContent();
+  check(/长捉判负/.test(zh) && /捉黑炮（a5）/.test(zh) && /亚洲规则/.test(zh), `a perpetual chase names the chased piece (${zh})`);
+  await p2.selectOption('#lang', 'en');
+  await p2.waitForFunction(() => /chasing the black cannon on a5/.test(document.querySelector('#status').textContent));
+  check(true, `and in English (${await p2.locator('#status').textContent()})`);
+  await p2.screenshot({ path: join(shots, 'languages.png') });
+  await second.context.close();
 };
 
 try {

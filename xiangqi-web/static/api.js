@@ -19,8 +19,11 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.error?.code;
     this.field = body?.error?.field;
-    /** For an illegal move: the rule it breaks (`horse_leg`, ...), for the page's own words. */
+    /** For an illegal move: the rule it breaks (`horse_leg`, ...); for a bad FEN: what is
+     * wrong with it (`rank_too_long`, `setup`). For the page's own words. */
     this.reason = body?.error?.reason;
+    /** For a FEN whose position breaks the rules: every problem's code (`generals_facing`). */
+    this.problems = body?.error?.problems;
   }
 }
 

@@ -5,10 +5,10 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { setBar, drawGraph } from './graph.js';
-import { t, setLang, getLang, reasonText } from './i18n.js';
+import { t, setLang, getLang, reasonText, errorText, pieceText } from './i18n.js';
 import { Editor } from './editor.js';
 import { Review } from './review.js';
-import { pref, setPref, applyTheme } from './prefs.js';
+import { pref, setPref, applyTheme, applyLook } from './prefs.js';
 import { playSound, setSound } from './sound.js';
 import { emptyRecord, fromGame, pathOf, childrenOf, addMove, lineThrough, promote, remove, treeEntries, NAG_MARKS } from './record.js';
 
@@ -125,7 +125,7 @@ async function refresh() {
       state.egtbInfo?.enabled ? api.egtb(game).catch(() => null) : null,
     ]);
   } catch (e) {
-    message(e.message);
+    message(errorText(e));
     return;
   }
   if (gen !== state.gen) return;
@@ -186,8 +186,11 @@ function render() {
 function outcomeText(outcome) {
   const who = outcome.winner ? t(outcome.winner === 'red' ? 'redWins' : 'blackWins') : t('draw');
   let why = t(outcome.reason);
-  if (outcome.chased) why += ` — ${t('chasedPiece')}: ${outcome.chased}`;
-  if (outcome.rules) why += ` (${outcome.rules})`;
+  // A chase names the chased piece (the server gives its colour and role), else its point.
+  if (outcome.chased_piece) why += ` — ${t('chasing', { piece: pieceText(outcome.chased_piece, outcome.chased) })}`;
+  else if (outcome.chased) why += ` — ${t('chasedPiece')}: ${outcome.chased}`;
+  // The rule set's name as the server says it, or in the page's language.
+  if (outcome.rules) why += ` (${t(outcome.rules.startsWith('Chinese') ? 'rulesChinese' : outcome.rules.startsWith('Asian') ? 'rulesAsian' : '') || outcome.rules})`;
   return `${t('gameOver')}: ${who}, ${why}`;
 }
 
@@ -352,7 +355,7 @@ async function computerMove() {
       }
     });
   } catch (e) {
-    if (e.name !== 'AbortError') message(e.message);
+    if (e.name !== 'AbortError') message(errorText(e));
   }
   if (gen !== state.gen) return;
   if (!best && search.moveNow && search.last?.pv.length) {
@@ -398,7 +401,7 @@ async function startAnalysis() {
       showThinking(data, pos.side_to_move, lines);
     });
   } catch (e) {
-    if (e.name !== 'AbortError') message(e.message);
+    if (e.name !== 'AbortError') message(errorText(e));
   }
 }
 
@@ -462,7 +465,7 @@ async function hint() {
     box.append(text, go);
     render();
   } catch (e) {
-    box.textContent = e.message;
+    box.textContent = errorText(e);
   }
 }
 
@@ -637,7 +640,7 @@ async function trainerNew() {
     state.trainer = { fen: a.fen, plies: a.plies, marks: {}, last: null };
     startGame(a.fen, 'red');
   } catch (e) {
-    message(e.message);
+    message(errorText(e));
   }
 }
 
@@ -654,7 +657,7 @@ async function newGame() {
   try {
     await api.position({ fen });
   } catch (e) {
-    message(e.message);
+    message(errorText(e));
     return;
   }
   state.trainer = null;
@@ -705,7 +708,7 @@ async function save() {
     a.click();
     URL.revokeObjectURL(a.href);
   } catch (e) {
-    message(e.message);
+    message(errorText(e));
   }
 }
 
@@ -757,7 +760,7 @@ async function load(file) {
     message(answer.warnings[0] || '');
     loadGame(answer.games[0]);
   } catch (e) {
-    message(e.message);
+    message(errorText(e));
   }
 }
 
@@ -907,6 +910,11 @@ async function init() {
   board.style = $('style').value = pref('style', 'traditional');
   board.coords = $('coords').checked = pref('coords', false);
   applyTheme(($('theme').value = pref('theme', 'wood')));
+  applyLook(($('look').value = pref('look', 'engraved')));
+  $('look').addEventListener('change', (e) => {
+    applyLook(e.target.value);
+    setPref('look', e.target.value);
+  });
   setSound(($('sound').checked = pref('sound', true)));
   $('arrows').checked = pref('arrows', true);
   $('theme').addEventListener('change', (e) => {
@@ -921,6 +929,8 @@ async function init() {
     setLang(e.target.value);
     setPref('lang', e.target.value);
     fillLevels();
+    showLevel();
+    if (editor.active) editor.changed(); // its verdict in the new language
     if (state.shown) render();
   });
   $('style').addEventListener('change', (e) => {
@@ -1011,7 +1021,7 @@ function fillLevels() {
   for (const l of state.levels) {
     const o = document.createElement('option');
     o.value = l.name;
-    o.textContent = l.name;
+    o.textContent = getLang() === 'zh' && l.name_zh ? l.name_zh : l.name;
     sel.appendChild(o);
   }
   sel.value = value;
@@ -1019,7 +1029,7 @@ function fillLevels() {
 
 function showLevel() {
   const l = state.levels.find((x) => x.name === $('level').value);
-  $('level-desc').textContent = l?.description || '';
+  $('level-desc').textContent = (getLang() === 'zh' && l?.description_zh) || l?.description || '';
   $('movetime-label').hidden = $('level').value !== 'full';
 }
 

@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { NAMES, parseFen } from './board.js';
-import { t } from './i18n.js';
+import { t, setupText } from './i18n.js';
 
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR';
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p'];
@@ -119,7 +119,7 @@ export class Editor {
     try {
       await api.position({ fen });
     } catch (e) {
-      error = e.message;
+      error = setupText(e);
     }
     if (n !== this.checked || !this.active) return;
     const box = this.$('editor-error');

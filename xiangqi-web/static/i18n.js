@@ -17,7 +17,7 @@ const TEXT = {
     perpetual_chase: 'perpetual chase (长捉)', perpetual_mate_threat: 'perpetual mate threat (长杀)',
     mixed_perpetual: 'perpetual check, chase and threat mixed', repetition: 'repetition, no side broke the rules',
     move_limit: '60-move rule: 60 moves without a capture', no_attacking_material: 'neither side can attack',
-    resigned: 'resigned', chasedPiece: 'the chased piece', rules: 'rules', illegal: 'Illegal move',
+    resigned: 'resigned', chasedPiece: 'the chased piece', chasing: 'chasing {piece}', rulesAsian: 'Asian (AXF/WXF) rules', rulesChinese: 'Chinese (CXA 1999) rules', rules: 'rules', illegal: 'Illegal move',
     bookMove: 'book move', hintPlay: 'Play it', fenCopied: 'FEN copied', loaded: 'Loaded', games: 'games',
     mate: 'mate in', mated: 'mated in', score: 'score', gameN: 'Game', analysing: 'analysing',
     graphWorking: 'computing scores…', moveList: 'Moves', start: 'start',
@@ -47,6 +47,7 @@ const TEXT = {
     arrows: 'Arrows', threatButton: 'Threat', threatTip: "The opponent's best move if it were their turn",
     threat: 'Threat', noThreat: 'No threat to show: the side to move is in check, or the game is over.',
     // Themes and sound.
+    look: 'Piece look', lookEngraved: 'engraved', lookSolid: 'solid',
     theme: 'Board', themeWood: 'wood', themePaper: 'paper', themeContrast: 'high contrast', sound: 'Sound',
     // The position editor.
     editor: 'Position editor', sideToMove: 'Side to move', clear: 'Clear', startPosition: 'Start position',
@@ -74,7 +75,7 @@ const TEXT = {
     checkmate: '将死', stalemate: '困毙', perpetual_check: '长将判负', perpetual_chase: '长捉判负',
     perpetual_mate_threat: '长杀判负', mixed_perpetual: '一将一捉等循环判负', repetition: '循环不变作和',
     move_limit: '六十回合自然限着', no_attacking_material: '双方无进攻子力', resigned: '认输',
-    chasedPiece: '被捉的棋子', rules: '规则', illegal: '走法不合规则', bookMove: '开局库着法',
+    chasedPiece: '被捉的棋子', chasing: '捉{piece}', rulesAsian: '亚洲规则（亚洲象棋联合会/世界象棋联合会）', rulesChinese: '中国规则（中国象棋协会 1999）', rules: '规则', illegal: '走法不合规则', bookMove: '开局库着法',
     hintPlay: '走这步', fenCopied: '已复制 FEN', loaded: '已打开', games: '局', mate: '杀棋步数',
     mated: '被杀步数', score: '分数', gameN: '第', analysing: '分析中', graphWorking: '计算分数中…',
     moveList: '着法', start: '开局', variations: '棋谱在此的着法',
@@ -102,6 +103,7 @@ const TEXT = {
     arrows: '箭头', threatButton: '威胁', threatTip: '若轮到对方走，对方的最佳着法',
     threat: '威胁', noThreat: '无威胁可示：走棋一方正被将军，或对局已结束。',
     // 主题与声音。
+    look: '棋子样式', lookEngraved: '刻字', lookSolid: '实心',
     theme: '棋盘', themeWood: '木纹', themePaper: '纸面', themeContrast: '高对比度', sound: '声音',
     // 摆棋。
     editor: '摆棋', sideToMove: '走棋方', clear: '清空', startPosition: '初始局面',
@@ -132,6 +134,38 @@ const REASONS_ZH = {
   exposes_general: '走后自己的将帅会被将军',
 };
 
+// What is wrong with a FEN, by the server's codes (`reason`: the text's fault; `problems`:
+// every way the position breaks the rules). English uses the server's message.
+const FEN_ZH = {
+  empty: 'FEN 是空的', invalid_char: '棋盘部分有无效的字符', rank_too_long: '有一行超过 9 个点',
+  rank_too_short: '有一行不足 9 个点', wrong_rank_count: '棋盘不是 10 行', invalid_side: '走棋方不是 w、r 或 b',
+  invalid_counter: '回合计数不是数字', too_many_fields: '有多余的字段',
+};
+const PROBLEMS_ZH = {
+  missing_general: '一方没有将（帅）', too_many_generals: '一方有不止一个将（帅）',
+  general_outside_palace: '将（帅）在九宫之外', advisor_off_points: '仕（士）不在它能到的点上',
+  elephant_off_points: '相（象）不在它能到的点上', pawn_off_points: '兵（卒）在它不可能到的点上',
+  too_many_pieces: '某种棋子超过了一方的数目', generals_facing: '将帅照面',
+  opponent_in_check: '不走棋的一方正被将军',
+};
+// The service's other errors by code; the field at fault follows in brackets.
+const ERRORS_ZH = {
+  bad_json: '请求不是有效的 JSON', bad_body: '请求内容无法读取', body_too_large: '请求太大',
+  bad_field: '请求的字段有误', bad_limit: '搜索限制无效', over_limit: '超出本服务器的限制',
+  busy: '引擎都在忙，请稍后再试', too_many_streams: '同时进行的分析太多，请稍后再试',
+  game_over: '对局已经结束', bad_record: '无法读取这份棋谱', bad_tree: '棋谱的变着有误',
+  not_found: '找不到', needs_server: '这项功能需要服务器（残局库）', no_table: '没有这个残局的残局库',
+  egtb_error: '残局库出错', bad_ending: '不认识这个残局', no_won_position: '找不到这个残局的必胜局面',
+  no_moves: '没有可以复盘的着法', internal: '服务器内部出错', illegal_move: '走法不合规则',
+};
+// A piece by the API's colour and role.
+const PIECES = {
+  en: { general: 'general', advisor: 'advisor', elephant: 'elephant', horse: 'horse', chariot: 'chariot', cannon: 'cannon', pawn: 'pawn' },
+  zh: {
+    red: { general: '帅', advisor: '仕', elephant: '相', horse: '马', chariot: '车', cannon: '炮', pawn: '兵' },
+    black: { general: '将', advisor: '士', elephant: '象', horse: '马', chariot: '车', cannon: '炮', pawn: '卒' },
+  },
+};
 
 let lang = (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
 
@@ -149,3 +183,37 @@ export const t = (key, args = {}) =>
 
 /** The reason an API error gives for an illegal move, in the page's language. */
 export const reasonText = (error) => (lang === 'zh' && REASONS_ZH[error.reason]) || error.message;
+
+/** An API error in the page's language: the server's message in English; in Chinese, said
+ * from its codes (the rule an illegal move breaks, what is wrong with a FEN, the error's
+ * kind), with the field at fault. An error that is no API error keeps its message. */
+export function errorText(error) {
+  if (lang !== 'zh' || !error?.code) return error?.message ?? String(error);
+  if (error.code === 'illegal_move' && REASONS_ZH[error.reason]) return `${ERRORS_ZH.illegal_move}：${REASONS_ZH[error.reason]}`;
+  if (error.code === 'bad_fen') {
+    const why = error.problems?.length
+      ? error.problems.map((p) => PROBLEMS_ZH[p] || p).join('；')
+      : FEN_ZH[error.reason] || error.message;
+    return `FEN 有误：${why}`;
+  }
+  const text = ERRORS_ZH[error.code];
+  if (!text) return error.message;
+  return error.field ? `${text}（${error.field}）` : text;
+}
+
+/** What is wrong with a position's setup, in the page's language (the editor's verdict). */
+export function setupText(error) {
+  if (lang === 'zh' && error?.code === 'bad_fen') return errorText(error).replace(/^FEN 有误：/, '');
+  return errorText(error);
+}
+
+/** A piece the API names by colour and role (`{color: 'black', role: 'cannon'}`), with its
+ * point: "the black cannon on a5", "黑炮（a5）". */
+export function pieceText(piece, square) {
+  if (lang === 'zh') {
+    const name = `${piece.color === 'red' ? '红' : '黑'}${PIECES.zh[piece.color]?.[piece.role] ?? piece.role}`;
+    return square ? `${name}（${square}）` : name;
+  }
+  const name = `the ${piece.color} ${PIECES.en[piece.role] ?? piece.role}`;
+  return square ? `${name} on ${square}` : name;
+}

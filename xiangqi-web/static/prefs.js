@@ -29,3 +29,9 @@ export function setPref(name, value) {
 export function applyTheme(theme) {
   document.documentElement.dataset.theme = theme;
 }
+
+/** The pieces' look: 'engraved' (a light disc, the character in its side's colour) or
+ * 'solid' (a disc in its side's colour, the character light), on every board theme. */
+export function applyLook(look) {
+  document.documentElement.dataset.pieces = look;
+}

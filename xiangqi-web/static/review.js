@@ -7,7 +7,7 @@
 
 import * as api from './api.js';
 import { NAG_NUMBERS, addLine } from './record.js';
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 
 const REVIEW_NAGS = new Set(Object.values({ '?!': 6, '?': 2, '??': 4 }));
 const $ = (id) => document.getElementById(id);
@@ -72,7 +72,7 @@ export class Review {
     } catch (e) {
       if (e.name !== 'AbortError') {
         $('review-error').hidden = false;
-        $('review-error').textContent = e.message;
+        $('review-error').textContent = errorText(e);
       }
     }
     if (this.controller === controller) {
