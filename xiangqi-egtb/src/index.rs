@@ -335,6 +335,31 @@ impl Layout {
         }
     }
 
+    /// [`Layout::encode`] of `after`, which is `before` (the placement of `idx`, its
+    /// generals in canonical orientation) with the piece of `slot` moved: when that piece
+    /// is no general and the generals are not both on file e, only its group's rank is
+    /// worked out again. `None` when the piece stands where its kind cannot, as from
+    /// [`Layout::encode`].
+    #[inline]
+    pub(crate) fn encode_moved(
+        &self,
+        idx: u64,
+        before: &Placement,
+        after: &Placement,
+        slot: usize,
+    ) -> Option<u64> {
+        let gi = *self.slot_group.get(slot)?;
+        let (rk, bk) = (before.squares[0], before.squares[1]);
+        if gi == usize::MAX || (file_of(rk) == 4 && file_of(bk) == 4) {
+            return self.encode(after);
+        }
+        let to = after.squares[slot];
+        if to >= 90 || self.groups[gi].place[to as usize] == 255 {
+            return None;
+        }
+        Some(self.encode_quiet(idx, before, after, slot))
+    }
+
     /// The index after a piece other than a general moved from `before` (the decoded
     /// placement of `idx`, canonical orientation) to `after` without capturing: only its
     /// group's rank changes, and the generals keep the orientation.
@@ -362,6 +387,12 @@ impl Layout {
     /// The index of the pieces `pieces` (colour, role, point) of a position with this
     /// layout's material and orientation.
     pub(crate) fn encode_pieces(&self, pieces: &[(Color, Role, u8)]) -> Option<u64> {
+        self.encode(&self.placement_of_pieces(pieces)?)
+    }
+
+    /// The placement (slots) of the pieces `pieces` (colour, role, point) of a position
+    /// with this layout's material and orientation; `None` when they do not fit it.
+    pub(crate) fn placement_of_pieces(&self, pieces: &[(Color, Role, u8)]) -> Option<Placement> {
         let mut squares = [NO_SQUARE; MAX_PIECES];
         let mut next = [0usize; 32];
         for &(color, role, sq) in pieces {
@@ -380,7 +411,7 @@ impl Layout {
             next[g] += 1;
             squares[self.groups[g].first_slot + k] = sq;
         }
-        self.encode(&Placement { squares })
+        Some(Placement { squares })
     }
 }
 

@@ -31,4 +31,4 @@ pub use starter::{
 };
 pub use stats::{SideStats, TableStats};
 pub use value::{Dtm, Wdl};
-pub use verify::{verify_table, VerifyReport};
+pub use verify::{verify_table, verify_table_with, VerifyReport};

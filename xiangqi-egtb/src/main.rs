@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::Position;
 use xiangqi_egtb::{
-    generate_into, set1, set2, set3, table_path, verify_table, Dtm, Event, Material, TableStats,
-    Tablebase,
+    generate_into, set1, set2, set3, table_path, verify_table_with, Dtm, Event, Material,
+    TableStats, Tablebase,
 };
 
 #[derive(Parser)]
@@ -307,17 +307,61 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 parse_endings(&endings)?
             };
             let mut bad = 0;
-            for m in endings {
+            // Indices (both sides to move each) of every table to check, for the time left.
+            let total: u64 = endings
+                .iter()
+                .map(|m| xiangqi_egtb::Layout::new(m.canonical()).size())
+                .sum();
+            let all_started = Instant::now();
+            let mut done_before = 0u64;
+            let of = endings.len();
+            for (number, m) in endings.into_iter().enumerate() {
                 let started = Instant::now();
                 let data = load(&dir, m)?;
-                let r = verify_table(&data, &tb, step)?;
+                let size = data.size();
+                // A progress line every 10 s at most: this table's share, the rate over
+                // the whole run, the time left for every table still to check.
+                let last = std::sync::Mutex::new(Instant::now());
+                let progress = |done: u64| {
+                    let mut last = last.lock().expect("no panic holds the lock");
+                    if last.elapsed().as_secs() < 10 {
+                        return;
+                    }
+                    *last = Instant::now();
+                    let all = done_before + done;
+                    let rate = all as f64 / all_started.elapsed().as_secs_f64().max(1e-9);
+                    eprintln!(
+                        "    [{}/{of}] {m}: {:.0} % ({} of {} indices), {:.2} M indices/s, \
+                         about {:.0} s left for this table, {:.0} s in all",
+                        number + 1,
+                        100.0 * done as f64 / size.max(1) as f64,
+                        millions(done),
+                        millions(size),
+                        rate / 1e6,
+                        (size - done.min(size)) as f64 / rate,
+                        total.saturating_sub(all) as f64 / rate
+                    );
+                };
+                let r = verify_table_with(&data, &tb, step, &progress)?;
+                done_before += size;
+                let seconds = started.elapsed().as_secs_f64();
                 println!(
-                    "{}: {} positions checked, {} wrong ({:.1} s)",
+                    "{}: {} positions checked, {} wrong ({:.1} s, {:.2} M positions/s)",
                     r.name,
                     r.checked,
                     r.mismatches,
-                    started.elapsed().as_secs_f64()
+                    seconds,
+                    r.checked as f64 / seconds.max(1e-9) / 1e6
                 );
+                if number + 1 < of {
+                    let rate = done_before as f64 / all_started.elapsed().as_secs_f64().max(1e-9);
+                    eprintln!(
+                        "    [{}/{of}] done; {} indices left, about {:.0} s",
+                        number + 1,
+                        millions(total - done_before),
+                        (total - done_before) as f64 / rate
+                    );
+                }
                 for e in &r.examples {
                     println!("    {e}");
                 }

@@ -1,10 +1,10 @@
 //! Each table's statistics, written beside it as JSON.
 
 use crate::generate::{TableData, INVALID};
-use crate::index::{Layout, NO_SQUARE};
+use crate::index::{Layout, Placement, NO_SQUARE};
 use crate::value::Dtm;
 use serde::{Deserialize, Serialize};
-use xiangqi_core::{Color, Piece, Position, Setup, Square};
+use xiangqi_core::{Color, Piece, Position, Setup};
 
 /// Counts for one side to move.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -67,6 +67,16 @@ pub(crate) fn position_in(layout: &Layout, idx: u64, side: Color) -> Option<Posi
     if !layout.is_canonical_index(idx, &p) {
         return None;
     }
+    position_of_placement(layout, &p, side)
+}
+
+/// The position of a decoded placement of a layout, `side` to move; `None` when it is
+/// no legal position (two pieces on a point, the generals facing).
+pub(crate) fn position_of_placement(
+    layout: &Layout,
+    p: &Placement,
+    side: Color,
+) -> Option<Position> {
     let mut setup = Setup::empty().side_to_move(side);
     let mut seen = 0u128;
     for (slot, &(color, role)) in layout.slots.iter().enumerate() {
@@ -79,7 +89,7 @@ pub(crate) fn position_in(layout: &Layout, idx: u64, side: Color) -> Option<Posi
             return None;
         }
         seen |= 1 << sq;
-        setup = setup.put(Square::new(sq)?, Piece::new(color, role));
+        *setup.board.get_mut(usize::from(sq))? = Some(Piece::new(color, role));
     }
     setup.build().ok()
 }

@@ -30,15 +30,16 @@
 
 use crate::format::FormatError;
 use crate::generate::TableData;
+use crate::index::{flip, Placement};
 use crate::material::Material;
 use crate::probe::Tablebase;
 use crate::rules;
-use crate::stats::position_of;
+use crate::stats::{position_of, position_of_placement};
 use crate::value::{Dtm, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-use xiangqi_core::{Color, Position};
+use xiangqi_core::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 
 /// What a verification found.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -53,28 +54,44 @@ pub struct VerifyReport {
     pub examples: Vec<String>,
 }
 
+/// One move's value for the mover, and whether it stays in this table.
+type MoveValues = arrayvec::ArrayVec<(Move, Dtm, bool), MAX_MOVES>;
+
 /// What is wrong with a stored value, judged by the position's moves (`table` for moves
-/// that stay in this material, `subs` for captures); `None` when it is right.
+/// that stay in this material, `subs` for captures); `None` when it is right. `base`:
+/// `pos`'s pieces in the table's slots, for a quick index of each move that captures
+/// nothing (without it such a move is played and its position looked up in full). `pos`
+/// is played on and taken back (make/unmake, no copy), and left as it was.
 fn check_value(
-    pos: &Position,
+    pos: &mut Position,
+    base: Option<&Slots>,
     stored: Dtm,
     table: &TableData,
-    subs: &Tablebase,
+    subs: &Subs,
 ) -> Result<Option<String>, FormatError> {
-    let moves = pos.legal_moves();
+    let mut moves = MoveList::new();
+    pos.legal_moves_into(&mut moves);
     if moves.is_empty() {
         return Ok((stored != Dtm::Loss(0)).then(|| "no legal move: loss 0".to_string()));
     }
+    let in_check = pos.is_check();
+    let them = pos.side_to_move().other();
     // Each move's value for the mover, and whether it stays in this table.
-    let mut after_moves = Vec::with_capacity(moves.len());
-    for m in moves {
-        let mut after = pos.clone();
-        after.make_move(m);
-        let inside = after.piece_count() == pos.piece_count();
-        let v = if inside {
-            lookup(&after, table)
-        } else {
-            subs.probe_dtm(&after)?
+    let mut after_moves = MoveValues::new();
+    for &m in &moves {
+        let inside = pos.piece_at(m.to()).is_none();
+        let v = match (base, inside) {
+            (Some(base), true) => base.after(m, them, table),
+            _ => {
+                let undo = pos.make_move(m);
+                let v = if inside {
+                    Ok(lookup(pos, table))
+                } else {
+                    subs.probe_dtm(pos)
+                };
+                pos.unmake_move(m, undo);
+                v?
+            }
         };
         let Some(v) = v else {
             return Ok(Some(format!("{m} leads to a position without a value")));
@@ -104,7 +121,6 @@ fn check_value(
     if stored.wdl() != best {
         return Ok(Some(format!("from the moves {best}")));
     }
-    let in_check = pos.is_check();
     match stored {
         // The winner has a move that makes progress: to a lower rank, or out of the table.
         Dtm::WinByRule(k) => {
@@ -141,14 +157,132 @@ fn check_value(
     Ok(None)
 }
 
-/// A position of the table's own material, looked up in memory.
+/// The tables a capture leads into: loaded whole (decompressed, as the table checked is)
+/// and looked up in memory, the rest probed through the folder's [`Tablebase`].
+struct Subs<'a> {
+    loaded: Vec<(Material, TableData)>,
+    tablebase: &'a Tablebase,
+}
+
+impl Subs<'_> {
+    /// [`Tablebase::probe_dtm`], from memory for a loaded table.
+    fn probe_dtm(&self, pos: &Position) -> Result<Option<Dtm>, FormatError> {
+        let material = Material::of(pos);
+        if material.is_dead_draw() {
+            return Ok(Some(Dtm::Draw));
+        }
+        let canonical = material.canonical();
+        let Some((_, table)) = self.loaded.iter().find(|(m, _)| *m == canonical) else {
+            return self.tablebase.probe_dtm(pos);
+        };
+        // As `probe_dtm`: the side not to move in check is outside every table.
+        let us = pos.side_to_move();
+        if pos.is_attacked(pos.king_square(us.other()), us) {
+            return Ok(None);
+        }
+        let swap = !material.is_canonical();
+        let pieces = oriented_pieces(pos, swap);
+        let side = if swap { us.other() } else { us };
+        Ok(table
+            .entry_of_pieces(&pieces, side)
+            .and_then(Dtm::from_entry))
+    }
+}
+
+/// A position of the table's material as the table's slots hold it (turned round when the
+/// material is not the table's orientation), with the slot of each point.
+struct Slots {
+    placement: Placement,
+    /// The placement's index (its generals in the table's orientation: a position read
+    /// from the table, so a move other than a general's keeps it).
+    idx: u64,
+    slot_of: [u8; 90],
+    swap: bool,
+}
+
+impl Slots {
+    /// The slots of the position the table's index `idx` decodes to (`placement`): the
+    /// position checked is built from it, so it holds the same pieces on the same points.
+    fn decoded(placement: &Placement, idx: u64, table: &TableData) -> Option<Slots> {
+        let swap = !table.material().is_canonical();
+        let placement = *placement;
+        // Generals in the other orientation (never from a decoded index): no quick way.
+        if swap || !crate::index::is_canonical_kings(placement.squares[0], placement.squares[1]) {
+            return None;
+        }
+        let mut slot_of = [u8::MAX; 90];
+        for (slot, &sq) in placement.squares.iter().enumerate() {
+            if let Some(s) = slot_of.get_mut(usize::from(sq)) {
+                *s = slot as u8;
+            }
+        }
+        Some(Slots {
+            placement,
+            idx,
+            slot_of,
+            swap,
+        })
+    }
+
+    /// The stored value after `m`, a move that captures nothing, with `side` to move then.
+    #[inline]
+    fn after(&self, m: Move, side: Color, table: &TableData) -> Option<Dtm> {
+        let point = |sq: xiangqi_core::Square| {
+            let sq = sq.index() as u8;
+            if self.swap {
+                flip(sq)
+            } else {
+                sq
+            }
+        };
+        let slot = *self.slot_of.get(usize::from(point(m.from())))?;
+        let mut placement = self.placement;
+        *placement.squares.get_mut(usize::from(slot))? = point(m.to());
+        let side = if self.swap { side.other() } else { side };
+        // Only the moved piece's group changes its rank (a general's move, or generals
+        // both on file e, are encoded afresh; a point the piece cannot stand on: none).
+        let idx =
+            table
+                .layout
+                .encode_moved(self.idx, &self.placement, &placement, usize::from(slot))?;
+        Dtm::from_entry(table.entry(side, idx))
+    }
+}
+
+/// A position's pieces (colour, role, point), turned round when `swap`, on the stack.
+fn oriented_pieces(pos: &Position, swap: bool) -> arrayvec::ArrayVec<(Color, Role, u8), 32> {
+    pos.all_pieces()
+        .map(|(sq, p)| {
+            let sq = sq.index() as u8;
+            if swap {
+                (p.color.other(), p.role, flip(sq))
+            } else {
+                (p.color, p.role, sq)
+            }
+        })
+        .collect()
+}
+
+/// A position of the table's own material, looked up in memory: its pieces gathered on
+/// the stack (no allocation), turned round when the material is not the table's canonical
+/// orientation (as [`crate::index::table_orientation`] does).
+#[inline]
 fn lookup(pos: &Position, table: &TableData) -> Option<Dtm> {
-    let (pieces, side) = crate::index::table_orientation(pos, Material::of(pos));
+    // A move that stays in the table keeps its material: the table's own, canonical.
+    let swap = !table.material().is_canonical();
+    let pieces = oriented_pieces(pos, swap);
+    let us = pos.side_to_move();
+    let side = if swap { us.other() } else { us };
     Dtm::from_entry(table.entry_of_pieces(&pieces, side)?)
 }
 
+/// Indices one worker checks in a row (neighbouring indices share most of their moves'
+/// table entries, so a run of them keeps the caches warm).
+const CHUNK: u64 = 4096;
+
 /// Checks the positions of a table whose index is a multiple of `step` (1: every one),
-/// both sides to move, with its captures probed in `subs`.
+/// both sides to move, with its captures looked up in `subs`' tables (those a capture
+/// leads into straight away are loaded whole first, as `table` is; the rest probed).
 ///
 /// # Errors
 /// [`FormatError`] when a sub-table cannot be read.
@@ -157,6 +291,31 @@ pub fn verify_table(
     subs: &Tablebase,
     step: u64,
 ) -> Result<VerifyReport, FormatError> {
+    verify_table_with(table, subs, step, &|_| {})
+}
+
+/// [`verify_table`], telling `progress` after each run of indices how many of the
+/// table's indices it has checked so far (up to [`TableData::size`]), for a progress line.
+///
+/// # Errors
+/// As [`verify_table`].
+pub fn verify_table_with(
+    table: &TableData,
+    subs: &Tablebase,
+    step: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<VerifyReport, FormatError> {
+    let mut loaded = Vec::new();
+    for m in crate::batch::direct_subs(table.material()) {
+        if subs.has(m) {
+            loaded.push((m, TableData::load(&subs.path_of(m))?));
+        }
+    }
+    let subs = Subs {
+        loaded,
+        tablebase: subs,
+    };
+    let subs = &subs;
     let n = table.size();
     let step = step.max(1);
     let checked = AtomicU64::new(0);
@@ -164,17 +323,35 @@ pub fn verify_table(
     let examples = Mutex::new(Vec::new());
     let error: Mutex<Option<FormatError>> = Mutex::new(None);
     let count = n.div_ceil(step);
-    (0..count).into_par_iter().for_each(|k| {
+    let done = AtomicU64::new(0);
+    let one = |k: u64| {
         let idx = k * step;
         // The larger index of a position with both generals on file e stands for nothing.
-        if !table
-            .layout
-            .is_canonical_index(idx, &table.layout.decode(idx))
-        {
+        let placement = table.layout.decode(idx);
+        if !table.layout.is_canonical_index(idx, &placement) {
             return;
         }
+        // The position's pieces in the table's slots: a move that stays in the table
+        // (captures nothing) moves one of them, and its index is that placement's.
+        let base = Slots::decoded(&placement, idx, table);
+        // One position built from the index for red to move; black to move is the same
+        // board with the turn passed (a null move), not built again. Only when red to move
+        // is no position (black stands in check) is black's built on its own.
+        let mut red = position_of_placement(&table.layout, &placement, Color::Red);
         for side in Color::ALL {
-            let Some(pos) = position_of(table, idx, side) else {
+            let pos = match (side, red.as_mut()) {
+                (Color::Red, Some(p)) => Some(p),
+                (Color::Red, None) => None,
+                (Color::Black, Some(p)) => {
+                    p.make_null();
+                    Some(p)
+                }
+                (Color::Black, None) => {
+                    red = position_of_placement(&table.layout, &placement, Color::Black);
+                    red.as_mut()
+                }
+            };
+            let Some(pos) = pos else {
                 continue;
             };
             // Only legal positions: the side not to move may not be in check.
@@ -187,7 +364,7 @@ pub fn verify_table(
                 mismatches.fetch_add(1, Relaxed);
                 return;
             };
-            let wrong = match check_value(&pos, stored, table, subs) {
+            let wrong = match check_value(pos, base.as_ref(), stored, table, subs) {
                 Ok(w) => w,
                 Err(e) => {
                     *error.lock().expect("no panic holds the lock") = Some(e);
@@ -198,10 +375,18 @@ pub fn verify_table(
                 mismatches.fetch_add(1, Relaxed);
                 let mut ex = examples.lock().expect("no panic holds the lock");
                 if ex.len() < 10 {
-                    ex.push(format!("{}: stored {:?}, {}", pos.fen(), stored, expected));
+                    // Built afresh for its FEN (the move counters of a null move differ).
+                    let fen = position_of(table, idx, side).map_or_else(|| pos.fen(), |p| p.fen());
+                    ex.push(format!("{fen}: stored {stored:?}, {expected}"));
                 }
             }
         }
+    };
+    (0..count.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+        let range = c * CHUNK..((c + 1) * CHUNK).min(count);
+        let indices = (range.end - range.start) * step;
+        range.for_each(one);
+        progress((done.fetch_add(indices, Relaxed) + indices).min(n));
     });
     if let Some(e) = error.into_inner().expect("no panic holds the lock") {
         return Err(e);
