@@ -338,7 +338,8 @@ impl Layout {
     /// [`Layout::encode`] of `after`, which is `before` (the placement of `idx`, its
     /// generals in canonical orientation) with the piece of `slot` moved: when that piece
     /// is no general and the generals are not both on file e, only its group's rank is
-    /// worked out again. `None` when the piece stands where its kind cannot, as from
+    /// worked out again; a general's move changes only the generals' pair when neither
+    /// placement needs mirroring or has both generals on file e. `None` when the piece stands where its kind cannot, as from
     /// [`Layout::encode`].
     #[inline]
     pub(crate) fn encode_moved(
@@ -350,7 +351,21 @@ impl Layout {
     ) -> Option<u64> {
         let gi = *self.slot_group.get(slot)?;
         let (rk, bk) = (before.squares[0], before.squares[1]);
-        if gi == usize::MAX || (file_of(rk) == 4 && file_of(bk) == 4) {
+        let both_on_e = |r: u8, b: u8| file_of(r) == 4 && file_of(b) == 4;
+        if gi == usize::MAX {
+            // A general's move: only the pair's index changes, while both pairs are in
+            // canonical orientation (no mirror) and not both on file e.
+            let (nrk, nbk) = (after.squares[0], after.squares[1]);
+            if nrk < 90 && nbk < 90 && !both_on_e(rk, bk) && !both_on_e(nrk, nbk) {
+                let old = self.kings.index[rk as usize * 90 + bk as usize];
+                let new = self.kings.index[nrk as usize * 90 + nbk as usize];
+                if old != 255 && new != 255 {
+                    return Some(idx - u64::from(old) + u64::from(new));
+                }
+            }
+            return self.encode(after);
+        }
+        if both_on_e(rk, bk) {
             return self.encode(after);
         }
         let to = after.squares[slot];

@@ -442,3 +442,37 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod naive_tests {
+    use super::*;
+    use crate::material::Material;
+
+    /// A naive table's distance changed by two plies (same win/draw/loss) is caught: the
+    /// quick lookups of the moves that stay in the table see the real values.
+    #[test]
+    fn a_wrong_distance_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let m: Material = "krka".parse().unwrap();
+        crate::generate_into(dir.path(), &[m], false, &mut |_| {}).unwrap();
+        let tb = Tablebase::open(dir.path()).unwrap();
+        let good = TableData::load(&crate::table_path(dir.path(), m)).unwrap();
+        assert!(good.ruled.is_none());
+        assert_eq!(verify_table(&good, &tb, 1).unwrap().mismatches, 0);
+        for side in Color::ALL {
+            let idx = (0..good.size())
+                .find(|&i| {
+                    matches!(Dtm::from_entry(good.entry(side, i)), Some(Dtm::Win(d) | Dtm::Loss(d)) if d > 3)
+                        && position_of(&good, i, side).is_some_and(|p| {
+                            let us = p.side_to_move();
+                            !p.is_attacked(p.king_square(us.other()), us)
+                        })
+                })
+                .expect("a win or a loss");
+            let mut bad = good.clone();
+            bad.values[side.index()][idx as usize] += 2;
+            let r = verify_table(&bad, &tb, 1).unwrap();
+            assert!(r.mismatches >= 1, "{side:?} at {idx} passed");
+        }
+    }
+}
