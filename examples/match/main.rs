@@ -14,7 +14,15 @@
 //!   (search features to turn off, `+`-separated, e.g. `off=lmr+null_move`);
 //! - external: `cmd` (path), `proto=uci|ucci` (uci by default), `arg` (repeatable),
 //!   `option.NAME=VALUE` (setoption), `threads`, `hash`, `ranks=1` for UCI engines that
-//!   number ranks 1-10 (set automatically for fairy-stockfish, with UCI_Variant=xiangqi).
+//!   number ranks 1-10 (set automatically for fairy-stockfish, with UCI_Variant=xiangqi);
+//! - either kind: `tc=BASE+INC` (seconds), `nodes=N`, `depth=D` or `movetime=MS`: this
+//!   engine's own control in place of the match's `--tc` (`--nodes`, ...), for time odds,
+//!   e.g. `--engine name=ours,tc=0.3125+0.003 --engine name=fsf,cmd=...,tc=10+0.1`. Each
+//!   side's clock runs on its own base and increment and its flag falls on its own clock;
+//!   `go` tells an engine both clocks as they stand (UCI `wtime`/`winc` red's and
+//!   `btime`/`binc` black's; UCCI `time`/`increment` its own, `opptime`/`oppincrement` the
+//!   other's; a side without a clock is left out). The summary says `time odds: ...` and the
+//!   PGN has `RedTimeControl`/`BlackTimeControl` in place of `TimeControl`.
 //!
 //! The games are judged here: no legal move loses (checkmate or stalemate), a position
 //! repeated three times is judged by the rules (perpetual check or chase loses, else a draw),
@@ -26,7 +34,7 @@
 mod players;
 mod stats;
 
-use players::{EngineSpec, Player, TimeControl};
+use players::{EngineSpec, Player, SideClock, TimeControl};
 use stats::Wdl;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -47,7 +55,9 @@ struct Config {
     engines: Vec<EngineSpec>,
     games: usize,
     concurrency: usize,
-    tc: TimeControl,
+    /// Each engine's control (by engine, as given): its `tc=` (or `nodes=` ...), else the
+    /// match's `--tc` (or `--nodes` ...).
+    tcs: [TimeControl; 2],
     openings: Vec<Game>,
     pgn: Option<String>,
     sprt: Option<(f64, f64)>,
@@ -72,8 +82,8 @@ fn parse_args() -> Result<Config, String> {
     let mut games = 20;
     let mut concurrency = 1;
     let mut tc = TimeControl::Clock {
-        base_ms: 2000,
-        inc_ms: 50,
+        base: Duration::from_millis(2000),
+        inc: Duration::from_millis(50),
     };
     let mut openings_file = None;
     let mut pgn = None;
@@ -100,17 +110,7 @@ fn parse_args() -> Result<Config, String> {
             "--engine" => engines.push(EngineSpec::parse(&v)?),
             "--games" => games = num(&v)? as usize,
             "--concurrency" => concurrency = num(&v)?.max(1) as usize,
-            "--tc" => {
-                let (b, inc) = v.split_once('+').unwrap_or((&v, "0"));
-                let secs = |s: &str| {
-                    s.parse::<f64>()
-                        .map_err(|_| format!("--tc {v}: expected seconds+increment"))
-                };
-                tc = TimeControl::Clock {
-                    base_ms: (secs(b)? * 1000.0) as u64,
-                    inc_ms: (secs(inc)? * 1000.0) as u64,
-                };
-            }
+            "--tc" => tc = TimeControl::parse_clock(&v)?,
             "--nodes" => tc = TimeControl::Nodes(num(&v)?),
             "--depth" => tc = TimeControl::Depth(num(&v)? as u32),
             "--movetime" => tc = TimeControl::MoveTime(num(&v)?),
@@ -150,11 +150,12 @@ fn parse_args() -> Result<Config, String> {
     if openings.is_empty() {
         return Err("no openings".into());
     }
+    let tcs = [engines[0].tc.unwrap_or(tc), engines[1].tc.unwrap_or(tc)];
     Ok(Config {
         engines,
         games,
         concurrency,
-        tc,
+        tcs,
         openings,
         pgn,
         sprt,
@@ -235,15 +236,9 @@ fn play_game(
             eprintln!("warning: {e}");
         }
     }
-    let (base, inc) = match cfg.tc {
-        TimeControl::Clock { base_ms, inc_ms } => (
-            Duration::from_millis(base_ms),
-            Duration::from_millis(inc_ms),
-        ),
-        _ => (Duration::ZERO, Duration::ZERO),
-    };
-    let clocked = matches!(cfg.tc, TimeControl::Clock { .. });
-    let mut clocks = [base, base];
+    // Each colour's control and clock: the control of the engine playing it.
+    let tc_of = |c: Color| cfg.tcs[engine_of(c)];
+    let mut clocks = start_clocks([tc_of(Color::Red), tc_of(Color::Black)]);
     let mut comments = Vec::new();
     let end = |w: Option<Color>, r: String, game: Game, comments: Vec<String>| GameRecord {
         index,
@@ -268,7 +263,7 @@ fn play_game(
         let side = game.position().side_to_move();
         let who = engine_of(side);
         let t0 = Instant::now();
-        let answer = players[who].go(&game, &cfg.tc, clocks);
+        let answer = players[who].go(&game, &tc_of(side), clocks);
         let spent = t0.elapsed();
         let name = players[who].name().to_string();
         let (mv, thought) = match answer {
@@ -282,9 +277,9 @@ fn play_game(
                 )
             }
         };
-        if clocked {
-            let c = &mut clocks[side.index()];
-            if spent > *c + cfg.time_margin {
+        if let Some(c) = &mut clocks[side.index()] {
+            // Flag-fall on this side's own clock; then its own increment.
+            if !c.charge(spent, cfg.time_margin) {
                 return end(
                     Some(side.other()),
                     format!("{side} ({name}) loses on time"),
@@ -292,7 +287,6 @@ fn play_game(
                     comments,
                 );
             }
-            *c = c.saturating_sub(spent) + inc;
         }
         let Some(m) = mv else {
             return end(
@@ -319,6 +313,35 @@ fn play_game(
     }
 }
 
+/// The clocks a game starts with, by colour, from each colour's control (`None` for a side
+/// that plays by nodes, depth or time a move).
+fn start_clocks(tcs: [TimeControl; 2]) -> [Option<SideClock>; 2] {
+    [tcs[0].start_clock(), tcs[1].start_clock()]
+}
+
+/// The controls in words for the summary: `2+0.05` when both engines share it, else
+/// `time odds: A 0.3125+0.003, B 10+0.1`.
+fn tc_summary(names: [&str; 2], tcs: [TimeControl; 2]) -> String {
+    if tcs[0] == tcs[1] {
+        tcs[0].to_string()
+    } else {
+        format!(
+            "time odds: {} {}, {} {}",
+            names[0], tcs[0], names[1], tcs[1]
+        )
+    }
+}
+
+/// The PGN's time-control tags: `TimeControl` when both sides share one, else `RedTimeControl`
+/// and `BlackTimeControl` (cutechess's per-side tags, by colour).
+fn pgn_tc_tags(red: TimeControl, black: TimeControl) -> String {
+    if red == black {
+        format!("[TimeControl \"{red}\"]\n")
+    } else {
+        format!("[RedTimeControl \"{red}\"]\n[BlackTimeControl \"{black}\"]\n")
+    }
+}
+
 fn pgn_of(cfg: &Config, rec: &GameRecord) -> String {
     let names = [&cfg.engines[rec.red].name, &cfg.engines[1 - rec.red].name];
     let result = match rec.winner {
@@ -334,6 +357,7 @@ fn pgn_of(cfg: &Config, rec: &GameRecord) -> String {
         names[0],
         names[1]
     );
+    s.push_str(&pgn_tc_tags(cfg.tcs[rec.red], cfg.tcs[1 - rec.red]));
     let start = rec.game.start_position();
     if *start != Position::startpos() {
         let _ = writeln!(s, "[FEN \"{}\"]", start.fen());
@@ -360,13 +384,13 @@ fn pgn_of(cfg: &Config, rec: &GameRecord) -> String {
 fn run() -> Result<(), String> {
     let cfg = Arc::new(parse_args()?);
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+    let tc_text = tc_summary([&names[0], &names[1]], cfg.tcs);
     println!(
-        "Match {} vs {}: {} games, {} at a time, {:?}, {} openings",
+        "Match {} vs {}: {} games, {} at a time, {tc_text}, {} openings",
         names[0],
         names[1],
         cfg.games,
         cfg.concurrency,
-        cfg.tc,
         cfg.openings.len()
     );
     let next = Arc::new(AtomicUsize::new(0));
@@ -483,10 +507,9 @@ fn run() -> Result<(), String> {
     let (elo, err, lo, hi) = w.elo_with_error();
     println!();
     println!(
-        "Results of {} vs {} ({:?}, {} games, {:.0} s):",
+        "Results of {} vs {} ({tc_text}, {} games, {:.0} s):",
         names[0],
         names[1],
-        cfg.tc,
         w.games(),
         started.elapsed().as_secs_f64()
     );
@@ -537,4 +560,53 @@ fn run() -> Result<(), String> {
         println!("SPRT: elo0={e0} elo1={e1} alpha=0.05 beta=0.05: LLR {llr:.2} ({llr_lo:.2}, {llr_hi:.2}) {verdict}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(text: &str) -> TimeControl {
+        TimeControl::parse_clock(text).unwrap()
+    }
+
+    #[test]
+    fn summary_and_pgn_tags_say_the_odds() {
+        let odds = [tc("0.3125+0.003"), tc("10+0.1")];
+        assert_eq!(
+            tc_summary(["xiangqi", "fsf"], odds),
+            "time odds: xiangqi 0.3125+0.003, fsf 10+0.1"
+        );
+        assert_eq!(tc_summary(["a", "b"], [tc("2+0.05"); 2]), "2+0.05");
+        assert_eq!(
+            pgn_tc_tags(odds[1], odds[0]),
+            "[RedTimeControl \"10+0.1\"]\n[BlackTimeControl \"0.3125+0.003\"]\n"
+        );
+        assert_eq!(
+            pgn_tc_tags(tc("2+0.05"), tc("2+0.05")),
+            "[TimeControl \"2+0.05\"]\n"
+        );
+    }
+
+    /// Each colour's clock runs on its own base and increment: spent time comes off the
+    /// mover's clock only, and it gets its own increment back.
+    #[test]
+    fn clocks_run_on_their_own_base_and_increment() {
+        let mut clocks = start_clocks([tc("1+0.01"), tc("4+0.04")]);
+        let ms = Duration::from_millis;
+        let margin = ms(100);
+        assert!(clocks[0].as_mut().unwrap().charge(ms(100), margin));
+        assert!(clocks[1].as_mut().unwrap().charge(ms(400), margin));
+        assert_eq!(clocks[0].unwrap().time, ms(910));
+        assert_eq!(clocks[1].unwrap().time, ms(3640));
+        // Red's flag falls beyond its own 0.91 s (+ margin); black's 3.64 s would have held.
+        assert!(!clocks[0].as_mut().unwrap().charge(ms(1100), margin));
+        assert!(clocks[1].as_mut().unwrap().charge(ms(1100), margin));
+        assert_eq!(clocks[1].unwrap().time, ms(2580));
+        // Within the margin: the clock stops at zero, then takes the increment.
+        let mut c = start_clocks([tc("0.05+0.01"), tc("0.05+0.01")])[0];
+        assert!(c.as_mut().unwrap().charge(ms(120), margin));
+        assert_eq!(c.unwrap().time, ms(10));
+        assert_eq!(start_clocks([TimeControl::Nodes(1), tc("1+0")])[0], None);
+    }
 }

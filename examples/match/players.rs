@@ -13,17 +13,118 @@ use xiangqi::search::{Clock, Level, Limits, Params, Tablebase};
 /// The in-process searcher: the hand-written evaluator or a net.
 type Searcher = xiangqi::search::Searcher<EvalChoice>;
 
-/// How long each side may think.
-#[derive(Clone, Debug)]
+/// How long one side may think: the match's `--tc` (or `--nodes`, `--depth`, `--movetime`),
+/// or an engine's own `tc=` (`nodes=`, `depth=`, `movetime=`) for time odds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
-    /// Base time and increment per move (milliseconds).
-    Clock { base_ms: u64, inc_ms: u64 },
+    /// Base time and increment per move, on the side's own clock.
+    Clock { base: Duration, inc: Duration },
     /// Fixed nodes per move.
     Nodes(u64),
     /// Fixed depth per move.
     Depth(u32),
     /// Fixed time per move (milliseconds).
     MoveTime(u64),
+}
+
+impl TimeControl {
+    /// `BASE+INC` in seconds (`2+0.05`, `0.3125+0.003`; a lone `BASE` has no increment).
+    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+        let (b, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let secs = |s: &str| {
+            let x = s
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("tc {text}: expected seconds+increment, e.g. 2+0.05"))?;
+            Ok::<_, String>(Duration::from_micros((x * 1e6).round() as u64))
+        };
+        Ok(TimeControl::Clock {
+            base: secs(b)?,
+            inc: secs(inc)?,
+        })
+    }
+
+    /// The clock this control starts a game with (`None` when it is not a clock).
+    pub fn start_clock(&self) -> Option<SideClock> {
+        match *self {
+            TimeControl::Clock { base, inc } => Some(SideClock { time: base, inc }),
+            _ => None,
+        }
+    }
+}
+
+/// As the PGN's TimeControl tag writes it: `2+0.05` (seconds), `0.1/move`, else `nodes N`,
+/// `depth D`.
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TimeControl::Clock { base, inc } => {
+                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
+            }
+            TimeControl::Nodes(n) => write!(f, "nodes {n}"),
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::MoveTime(ms) => write!(f, "{}/move", ms as f64 / 1000.0),
+        }
+    }
+}
+
+/// One side's clock during a game: the time left and the increment it gets after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideClock {
+    pub time: Duration,
+    pub inc: Duration,
+}
+
+impl SideClock {
+    /// Charges a move that took `spent` to this clock: `false` if it overstepped the time left
+    /// by more than `margin` (the flag fell), else the time comes off and the increment goes
+    /// on.
+    pub fn charge(&mut self, spent: Duration, margin: Duration) -> bool {
+        if spent > self.time + margin {
+            return false;
+        }
+        self.time = self.time.saturating_sub(spent) + self.inc;
+        true
+    }
+}
+
+/// The `go` command for the side `us` (0 red, 1 black) under its own control `tc`, with
+/// `clocks` indexed by colour (`None` for a side that plays without a clock). Under a clock
+/// each side's remaining time and increment are sent as they are, its own and the other's
+/// (UCI `wtime`/`winc` red's, `btime`/`binc` black's; UCCI `time`/`increment` the mover's,
+/// `opptime`/`oppincrement` the other's), so that with time odds each engine sees both.
+pub fn go_command(
+    us: usize,
+    tc: &TimeControl,
+    clocks: [Option<SideClock>; 2],
+    ucci: bool,
+) -> String {
+    match *tc {
+        TimeControl::Clock { .. } => {
+            let ms = |c: Option<SideClock>| c.map(|c| (c.time.as_millis(), c.inc.as_millis()));
+            let mut cmd = String::from("go");
+            if ucci {
+                if let Some((t, i)) = ms(clocks[us]) {
+                    cmd.push_str(&format!(" time {t} increment {i}"));
+                }
+                if let Some((t, i)) = ms(clocks[1 - us]) {
+                    cmd.push_str(&format!(" opptime {t} oppincrement {i}"));
+                }
+            } else {
+                if let Some((t, i)) = ms(clocks[0]) {
+                    cmd.push_str(&format!(" wtime {t} winc {i}"));
+                }
+                if let Some((t, i)) = ms(clocks[1]) {
+                    cmd.push_str(&format!(" btime {t} binc {i}"));
+                }
+            }
+            cmd
+        }
+        TimeControl::Nodes(n) => format!("go nodes {n}"),
+        TimeControl::Depth(d) => format!("go depth {d}"),
+        TimeControl::MoveTime(ms) => format!("go movetime {ms}"),
+    }
 }
 
 /// What a player said with its move.
@@ -37,12 +138,14 @@ pub struct Thought {
 pub trait Player {
     fn name(&self) -> &str;
     fn new_game(&mut self, seed: u64) -> Result<(), String>;
-    /// The move to play; `clocks[c]` is colour c's remaining time (clock play only).
+    /// The move to play under the player's own control `tc`; `clocks[c]` is colour c's
+    /// clock (`None` for a side without one: both are `None` unless some side plays on a
+    /// clock).
     fn go(
         &mut self,
         game: &Game,
         tc: &TimeControl,
-        clocks: [Duration; 2],
+        clocks: [Option<SideClock>; 2],
     ) -> Result<(Option<Move>, Thought), String>;
 }
 
@@ -67,6 +170,9 @@ pub struct EngineSpec {
     pub tablebase: Option<Arc<Tablebase>>,
     /// `egtb=`'s value, for external engines (passed as their tablebase options).
     egtb: Option<String>,
+    /// `tc=BASE+INC`, `nodes=`, `depth=` or `movetime=`: this engine's own control, in place
+    /// of the match's (time odds).
+    pub tc: Option<TimeControl>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +197,7 @@ impl EngineSpec {
             net: None,
             tablebase: None,
             egtb: None,
+            tc: None,
         };
         let mut proto = None;
         let mut cmd = None;
@@ -123,6 +230,15 @@ impl EngineSpec {
                     spec.net = Some(Some(Arc::new(net)));
                 }
                 "egtb" => spec.egtb = Some(v.to_string()),
+                "tc" => spec.tc = Some(TimeControl::parse_clock(v)?),
+                "nodes" | "depth" | "movetime" => {
+                    let n: u64 = v.parse().map_err(|_| format!("{k}={v}: not a number"))?;
+                    spec.tc = Some(match k {
+                        "nodes" => TimeControl::Nodes(n),
+                        "depth" => TimeControl::Depth(n as u32),
+                        _ => TimeControl::MoveTime(n),
+                    });
+                }
                 "level" => {
                     spec.level =
                         Some(Level::by_name(v).ok_or_else(|| format!("unknown level `{v}`"))?);
@@ -247,15 +363,16 @@ impl Player for InProcess {
         &mut self,
         game: &Game,
         tc: &TimeControl,
-        clocks: [Duration; 2],
+        clocks: [Option<SideClock>; 2],
     ) -> Result<(Option<Move>, Thought), String> {
         let mut limits = Limits::default();
         match *tc {
-            TimeControl::Clock { inc_ms, .. } => {
+            TimeControl::Clock { .. } => {
                 let us = game.position().side_to_move().index();
+                let own = clocks[us].ok_or("a clock control without a clock")?;
                 limits.clock = Some(Clock {
-                    time: clocks[us],
-                    increment: Duration::from_millis(inc_ms),
+                    time: own.time,
+                    increment: own.inc,
                     moves_to_go: None,
                 });
             }
@@ -423,7 +540,7 @@ impl Player for External {
         &mut self,
         game: &Game,
         tc: &TimeControl,
-        clocks: [Duration; 2],
+        clocks: [Option<SideClock>; 2],
     ) -> Result<(Option<Move>, Thought), String> {
         let mut cmd = format!("position fen {}", game.start_position().fen());
         if !game.moves().is_empty() {
@@ -435,23 +552,11 @@ impl Player for External {
         }
         self.send(&cmd)?;
         let us = game.position().side_to_move().index();
-        let go = match *tc {
-            TimeControl::Clock { inc_ms, .. } => {
-                let (r, b) = (clocks[0].as_millis(), clocks[1].as_millis());
-                if self.ucci {
-                    let (t, o) = if us == 0 { (r, b) } else { (b, r) };
-                    format!("go time {t} increment {inc_ms} opptime {o} oppincrement {inc_ms}")
-                } else {
-                    format!("go wtime {r} btime {b} winc {inc_ms} binc {inc_ms}")
-                }
-            }
-            TimeControl::Nodes(n) => format!("go nodes {n}"),
-            TimeControl::Depth(d) => format!("go depth {d}"),
-            TimeControl::MoveTime(ms) => format!("go movetime {ms}"),
-        };
-        self.send(&go)?;
+        self.send(&go_command(us, tc, clocks, self.ucci))?;
         let budget = match *tc {
-            TimeControl::Clock { .. } => clocks[us] + Duration::from_secs(5),
+            TimeControl::Clock { .. } => {
+                clocks[us].map_or(Duration::ZERO, |c| c.time) + Duration::from_secs(5)
+            }
             TimeControl::MoveTime(ms) => Duration::from_millis(ms) + Duration::from_secs(5),
             _ => Duration::from_secs(600),
         };
@@ -492,5 +597,104 @@ impl Player for External {
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc_ms: u64) -> Option<SideClock> {
+        Some(SideClock {
+            time: Duration::from_millis(ms),
+            inc: Duration::from_millis(inc_ms),
+        })
+    }
+
+    #[test]
+    fn clock_text_round_trips() {
+        let tc = TimeControl::parse_clock("0.3125+0.003").unwrap();
+        assert_eq!(
+            tc,
+            TimeControl::Clock {
+                base: Duration::from_micros(312_500),
+                inc: Duration::from_millis(3),
+            }
+        );
+        assert_eq!(tc.to_string(), "0.3125+0.003");
+        assert_eq!(TimeControl::parse_clock("10").unwrap().to_string(), "10+0");
+        assert_eq!(TimeControl::MoveTime(100).to_string(), "0.1/move");
+        for bad in ["", "x+1", "1+y", "-1+0", "1+-0.1", "inf+0"] {
+            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn engine_spec_takes_its_own_control() {
+        let spec = EngineSpec::parse("name=a,tc=0.3125+0.003").unwrap();
+        assert_eq!(spec.tc, TimeControl::parse_clock("0.3125+0.003").ok());
+        let spec =
+            EngineSpec::parse("name=fsf,cmd=/usr/games/fairy-stockfish,tc=10+0.1,option.Threads=1")
+                .unwrap();
+        assert_eq!(spec.tc.unwrap().to_string(), "10+0.1");
+        assert_eq!(spec.options.len(), 2, "{:?}", spec.options);
+        assert_eq!(
+            EngineSpec::parse("nodes=5000").unwrap().tc,
+            Some(TimeControl::Nodes(5000))
+        );
+        assert_eq!(
+            EngineSpec::parse("depth=7").unwrap().tc,
+            Some(TimeControl::Depth(7))
+        );
+        assert_eq!(
+            EngineSpec::parse("movetime=250").unwrap().tc,
+            Some(TimeControl::MoveTime(250))
+        );
+        assert_eq!(EngineSpec::parse("name=b").unwrap().tc, None);
+        assert!(EngineSpec::parse("tc=fast").is_err());
+        assert!(EngineSpec::parse("nodes=many").is_err());
+    }
+
+    #[test]
+    fn go_sends_each_side_its_own_clock() {
+        // Red (ours) at 0.3125 s + 0.003 s, black (Fairy-Stockfish) at 10 s + 0.1 s.
+        let red = TimeControl::parse_clock("0.3125+0.003").unwrap();
+        let black = TimeControl::parse_clock("10+0.1").unwrap();
+        let clocks = [red.start_clock(), black.start_clock()];
+        assert_eq!(clocks[0].unwrap().time, Duration::from_micros(312_500));
+        assert_eq!(clocks[1], clock(10_000, 100));
+        let uci = "go wtime 312 winc 3 btime 10000 binc 100";
+        assert_eq!(go_command(0, &red, clocks, false), uci);
+        assert_eq!(go_command(1, &black, clocks, false), uci);
+        assert_eq!(
+            go_command(0, &red, clocks, true),
+            "go time 312 increment 3 opptime 10000 oppincrement 100"
+        );
+        assert_eq!(
+            go_command(1, &black, clocks, true),
+            "go time 10000 increment 100 opptime 312 oppincrement 3"
+        );
+    }
+
+    #[test]
+    fn go_against_a_side_without_a_clock() {
+        // Red on a clock, black at fixed nodes: red is told its own clock only.
+        let red = TimeControl::parse_clock("1+0.01").unwrap();
+        let black = TimeControl::Nodes(20_000);
+        let clocks = [red.start_clock(), black.start_clock()];
+        assert_eq!(go_command(0, &red, clocks, false), "go wtime 1000 winc 10");
+        assert_eq!(
+            go_command(0, &red, clocks, true),
+            "go time 1000 increment 10"
+        );
+        assert_eq!(go_command(1, &black, clocks, false), "go nodes 20000");
+        assert_eq!(
+            go_command(1, &TimeControl::MoveTime(50), [None, None], true),
+            "go movetime 50"
+        );
+        assert_eq!(
+            go_command(1, &TimeControl::Depth(9), [None, None], false),
+            "go depth 9"
+        );
     }
 }
