@@ -668,6 +668,10 @@ async function newGame() {
 function startGame(fen, mode) {
   leaveEditor();
   message('');
+  // Games started so far, on <html data-games>: a script driving the page (the browser test)
+  // waits for it to change before it moves, since "Play" first checks the FEN with a request.
+  const root = document.documentElement;
+  root.dataset.games = String(Number(root.dataset.games || 0) + 1);
   state.startFen = fen;
   state.record = emptyRecord();
   review.reset();
