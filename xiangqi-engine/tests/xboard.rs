@@ -283,7 +283,13 @@ fn check_games(text: &str, ours: &str) -> usize {
         let read = pgn::read_str(&record).unwrap_or_else(|e| panic!("{e}: {record}"));
         assert_eq!(read.len(), 1);
         assert_eq!(read[0].game.moves(), game.moves());
-        if forfeit {
+        // XBoard adjudicates some endings a draw by its own material rule, where the rules
+        // play on (to the 60-move rule): a general and advisor against a general and a pawn
+        // on the last rank, which can never mate, is one seen here. A draw by adjudication is
+        // the GUI's verdict, not a claim of the rules, and costs our engine nothing.
+        let adjudicated_draw =
+            result == "1/2-1/2" && comment.contains("Insufficient mating material");
+        if forfeit || adjudicated_draw {
             checked += 1;
             continue;
         }
