@@ -438,19 +438,25 @@ pub(crate) fn table_orientation(
     material: Material,
 ) -> (Vec<(Color, Role, u8)>, Color) {
     let swap = !material.is_canonical();
-    let pieces = pos
-        .all_pieces()
-        .map(|(sq, p)| {
-            let sq = sq.index() as u8;
-            if swap {
-                (p.color.other(), p.role, flip(sq))
-            } else {
-                (p.color, p.role, sq)
-            }
-        })
-        .collect();
+    let pieces = oriented_pieces(pos, swap).collect();
     let us = pos.side_to_move();
     (pieces, if swap { us.other() } else { us })
+}
+
+/// A position's pieces (colour, role, point), turned round (colours swapped, board flipped
+/// top to bottom) when `swap`.
+pub(crate) fn oriented_pieces(
+    pos: &xiangqi_core::Position,
+    swap: bool,
+) -> impl Iterator<Item = (Color, Role, u8)> + '_ {
+    pos.all_pieces().map(move |(sq, p)| {
+        let sq = sq.index() as u8;
+        if swap {
+            (p.color.other(), p.role, flip(sq))
+        } else {
+            (p.color, p.role, sq)
+        }
+    })
 }
 
 /// The colex rank of increasing places.

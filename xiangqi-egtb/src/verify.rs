@@ -30,7 +30,7 @@
 
 use crate::format::FormatError;
 use crate::generate::TableData;
-use crate::index::{flip, Placement};
+use crate::index::{flip, oriented_pieces, Placement};
 use crate::material::Material;
 use crate::probe::Tablebase;
 use crate::rules;
@@ -181,7 +181,8 @@ impl Subs<'_> {
             return Ok(None);
         }
         let swap = !material.is_canonical();
-        let pieces = oriented_pieces(pos, swap);
+        let pieces: arrayvec::ArrayVec<(Color, Role, u8), 32> =
+            oriented_pieces(pos, swap).collect();
         let side = if swap { us.other() } else { us };
         Ok(table
             .entry_of_pieces(&pieces, side)
@@ -249,20 +250,6 @@ impl Slots {
     }
 }
 
-/// A position's pieces (colour, role, point), turned round when `swap`, on the stack.
-fn oriented_pieces(pos: &Position, swap: bool) -> arrayvec::ArrayVec<(Color, Role, u8), 32> {
-    pos.all_pieces()
-        .map(|(sq, p)| {
-            let sq = sq.index() as u8;
-            if swap {
-                (p.color.other(), p.role, flip(sq))
-            } else {
-                (p.color, p.role, sq)
-            }
-        })
-        .collect()
-}
-
 /// A position of the table's own material, looked up in memory: its pieces gathered on
 /// the stack (no allocation), turned round when the material is not the table's canonical
 /// orientation (as [`crate::index::table_orientation`] does).
@@ -270,7 +257,7 @@ fn oriented_pieces(pos: &Position, swap: bool) -> arrayvec::ArrayVec<(Color, Rol
 fn lookup(pos: &Position, table: &TableData) -> Option<Dtm> {
     // A move that stays in the table keeps its material: the table's own, canonical.
     let swap = !table.material().is_canonical();
-    let pieces = oriented_pieces(pos, swap);
+    let pieces: arrayvec::ArrayVec<(Color, Role, u8), 32> = oriented_pieces(pos, swap).collect();
     let us = pos.side_to_move();
     let side = if swap { us.other() } else { us };
     Dtm::from_entry(table.entry_of_pieces(&pieces, side)?)

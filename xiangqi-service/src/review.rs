@@ -14,7 +14,7 @@
 use crate::error::ApiError;
 use crate::game::GameInput;
 use crate::limits::RequestLimits;
-use crate::search::LimitsInput;
+use crate::search::{in_range, LimitsInput};
 use crate::view::{color_name, line, MoveView, ScoreView};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -52,19 +52,6 @@ pub struct PreparedReview {
     pub game: Game,
     /// The limits, thresholds and rules.
     pub options: ReviewOptions,
-}
-
-/// `Ok` when `value`, if given, is in `1..=max`; else the error naming `field`.
-fn in_range(value: Option<u64>, field: &str, max: u64) -> Result<(), ApiError> {
-    match value {
-        Some(0) => Err(ApiError::invalid(
-            "bad_limit",
-            field,
-            format!("{field} must be at least 1"),
-        )),
-        Some(v) if v > max => Err(ApiError::over_limit(field, v, max)),
-        _ => Ok(()),
-    }
 }
 
 impl ReviewRequest {

@@ -88,7 +88,7 @@ fn random_seed() -> u64 {
 }
 
 /// `Ok` when `value`, if given, is in `1..=max`; else the error naming `field`.
-fn in_range(value: Option<u64>, field: &str, max: u64) -> Result<(), ApiError> {
+pub(crate) fn in_range(value: Option<u64>, field: &str, max: u64) -> Result<(), ApiError> {
     match value {
         Some(0) => Err(ApiError::invalid(
             "bad_limit",
