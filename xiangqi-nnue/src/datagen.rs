@@ -10,6 +10,7 @@
 use crate::data::{DataWriter, Outcome, Sample, Source};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -303,11 +304,12 @@ pub fn master_game<E: Evaluator>(
     }
 }
 
-/// Runs jobs `0..jobs` on `config.threads` threads, each with a searcher from
-/// `make_searcher`, and writes their positions to `out` in job order, deduplicated.
-/// Prints progress with a rate and the time left to `progress` every `every`.
+/// Runs jobs `jobs` (games, or master games by their number) on `config.threads`
+/// threads, each with a searcher from `make_searcher`, and writes their positions to `out`
+/// in job order, deduplicated. Prints progress with a rate and the time left to
+/// `progress` every `every`.
 pub fn run<E, W, F, P>(
-    jobs: u64,
+    jobs: Range<u64>,
     config: &GenConfig,
     make_searcher: F,
     play: P,
@@ -322,7 +324,8 @@ where
     P: Fn(&mut Searcher<E>, u64) -> GameOutput + Sync,
 {
     let start = Instant::now();
-    let next = AtomicU64::new(0);
+    let total = jobs.end.saturating_sub(jobs.start);
+    let next = AtomicU64::new(jobs.start);
     let mut summary = Summary::default();
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<(u64, GameOutput)>();
@@ -333,7 +336,7 @@ where
                 let mut searcher = make_searcher();
                 loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= jobs {
+                    if g >= jobs.end {
                         break;
                     }
                     let output = play(&mut searcher, g);
@@ -346,7 +349,7 @@ where
         drop(tx);
         let mut seen: HashSet<u64> = HashSet::new();
         let mut waiting: BTreeMap<u64, GameOutput> = BTreeMap::new();
-        let mut next_to_write = 0;
+        let mut next_to_write = jobs.start;
         let mut last_report = Instant::now();
         let mut write_ready =
             |waiting: &mut BTreeMap<u64, GameOutput>, summary: &mut Summary| -> io::Result<()> {
@@ -384,13 +387,13 @@ where
             }
             if last_report.elapsed() >= every {
                 last_report = Instant::now();
-                report(progress, &summary, jobs, start.elapsed())?;
+                report(progress, &summary, total, start.elapsed())?;
             }
         }
         write_ready(&mut waiting, &mut summary)
     })?;
     summary.elapsed = start.elapsed();
-    report(progress, &summary, jobs, summary.elapsed)?;
+    report(progress, &summary, total, summary.elapsed)?;
     Ok(summary)
 }
 
@@ -399,7 +402,7 @@ fn report(out: &mut dyn Write, s: &Summary, jobs: u64, elapsed: Duration) -> io:
     let left = if s.games == 0 {
         f64::NAN
     } else {
-        secs * (jobs - s.games) as f64 / s.games as f64
+        secs * jobs.saturating_sub(s.games) as f64 / s.games as f64
     };
     writeln!(
         out,

@@ -7,6 +7,7 @@ pub mod datagen;
 mod evaluator;
 pub mod features;
 pub mod net;
+pub mod shard;
 pub mod train;
 
 pub use choice::EvalChoice;

@@ -16,7 +16,7 @@ fn self_play_file(threads: usize, seed: u64) -> Vec<u8> {
     };
     let mut out = DataWriter::new(Vec::new()).unwrap();
     let summary = datagen::run(
-        6,
+        0..6,
         &config,
         Searcher::new,
         |s, g| datagen::self_play_game(s, &config, g),
@@ -74,4 +74,69 @@ fn master_games_are_read_and_scored() {
         let won = s.outcome() == xiangqi_nnue::data::Outcome::Win;
         assert_eq!(won, s.side_to_move() == xiangqi_core::Color::Red);
     }
+}
+
+/// Runs the `xiangqi-nnue` command, failing the test with its output if it fails.
+fn command(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-nnue"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "xiangqi-nnue {args:?}: {text}");
+    text
+}
+
+#[test]
+fn shards_resume_and_merge_into_the_one_run_file() {
+    let dir = std::env::temp_dir().join(format!("xq-datagen-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let common = ["--nodes", "200", "--threads", "2", "--seed", "11"];
+    let run = |extra: &[&str]| command(&[&["datagen"], &common[..], extra].concat());
+
+    run(&["--games", "6", "--out", &path("one.bin")]);
+    // Shard 0 first, then 0..3 as a resumed run: shard 0 is not made again.
+    let shards = path("shards");
+    run(&["--dir", &shards, "--shards", "0", "--shard-games", "2"]);
+    let made_first = std::fs::metadata(dir.join("shards/shard-00000.bin"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let log = run(&["--dir", &shards, "--shards", "0..3", "--shard-games", "2"]);
+    assert!(log.contains("shard 0: already made, skipped"), "{log}");
+    assert!(log.contains("2 made now"), "{log}");
+    let made_again = std::fs::metadata(dir.join("shards/shard-00000.bin"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(made_first, made_again);
+
+    let log = command(&["merge", "--out", &path("merged.bin"), &shards]);
+    assert!(log.contains("3 files"), "{log}");
+    let one = std::fs::read(path("one.bin")).unwrap();
+    let merged = std::fs::read(path("merged.bin")).unwrap();
+    assert!(
+        one == merged,
+        "6 games in one run: {} bytes; in 3 shards, merged: {} bytes",
+        one.len(),
+        merged.len()
+    );
+
+    // Another seed is another run: the folder refuses it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-nnue"))
+        .args([
+            "datagen", "--nodes", "200", "--seed", "12", "--dir", &shards,
+        ])
+        .args(["--shards", "3", "--shard-games", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        text.contains("it says `seed: 11`, this command `seed: 12`"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,14 +1,17 @@
 //! The NNUE pipeline on the command line: make training data, train a net, inspect it.
 
 use clap::{Parser, Subcommand};
+use std::ops::Range;
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use xiangqi_core::Position;
 use xiangqi_eval::Evaluator;
 use xiangqi_nnue::data::DataWriter;
 use xiangqi_nnue::datagen::{self, GenConfig};
+use xiangqi_nnue::shard;
 use xiangqi_nnue::train::{self, TrainConfig};
 use xiangqi_nnue::{EvalChoice, Network, NnueEvaluator};
 use xiangqi_search::Searcher;
@@ -25,9 +28,21 @@ struct Cli {
 
 #[derive(clap::Args)]
 struct GenArgs {
-    /// The data file to write.
-    #[arg(long, short)]
-    out: PathBuf,
+    /// The data file to write (one run, one file).
+    #[arg(long, short, required_unless_present = "dir", conflicts_with = "dir")]
+    out: Option<PathBuf>,
+    /// Write the run as shards into this folder instead (see `--shards`).
+    #[arg(long, requires = "shards")]
+    dir: Option<PathBuf>,
+    /// Which shards of the run to make: `K`, or `A..B` for shards A to B-1. Shard K holds
+    /// games K*n to (K+1)*n-1 (n: `--shard-games`) and is the same wherever it is made;
+    /// shards already in the folder are skipped, so the same command resumes a stopped
+    /// run, and several machines can each make a range. `merge` joins them.
+    #[arg(long, value_parser = shard::parse_shards, requires = "dir")]
+    shards: Option<Range<u64>>,
+    /// Games per shard.
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
+    shard_games: u64,
     /// Nodes per search.
     #[arg(long, default_value_t = 5_000)]
     nodes: u64,
@@ -49,8 +64,8 @@ enum Command {
     Datagen {
         #[command(flatten)]
         gen: GenArgs,
-        /// Games to play.
-        #[arg(long, default_value_t = 1_000)]
+        /// Games to play (one file; with `--dir`, `--shards` says how many).
+        #[arg(long, default_value_t = 1_000, conflicts_with = "dir")]
         games: u64,
     },
     /// Scores the positions of master games (`result<TAB>ICCS moves` lines) with the search.
@@ -63,9 +78,18 @@ enum Command {
         /// Use games `first..first+count` of the file.
         #[arg(long, default_value_t = 0)]
         first: usize,
-        /// How many games to score (all by default).
-        #[arg(long)]
+        /// How many games to score (all by default; with `--dir`, `--shards` says which).
+        #[arg(long, conflicts_with = "dir")]
         count: Option<usize>,
+    },
+    /// Joins data files (shards of a run, or whole runs) into one, each position once.
+    Merge {
+        /// The data file to write.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Data files, or shard folders (their shards in order).
+        #[arg(required = true, num_args = 1..)]
+        inputs: Vec<PathBuf>,
     },
     /// Trains a net on data files and writes it quantised.
     Train {
@@ -157,30 +181,112 @@ fn load_float(path: &std::path::Path) -> Result<train::FloatNet, String> {
     train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Runs `jobs` games of `play` with the evaluator `gen` asks for, writing `gen.out`, with
+/// What a run searches with, for a shard folder's manifest: a net by its name and
+/// checksum, so that a different net under the same name is not taken for the same run.
+fn evaluator_label(gen: &GenArgs) -> Result<String, String> {
+    Ok(match gen.eval_file.as_deref() {
+        None => "hand-written".to_string(),
+        Some("embedded") => "the embedded net".to_string(),
+        Some(name) => {
+            let bytes =
+                std::fs::read(name).map_err(|e| format!("cannot read the net {name}: {e}"))?;
+            let file = Path::new(name)
+                .file_name()
+                .map_or(name.into(), |f| f.to_string_lossy());
+            format!("{file} (crc32 {:08x})", crc32fast::hash(&bytes))
+        }
+    })
+}
+
+/// Runs the games `jobs` of `play` with the evaluator `gen` asks for, writing `out`, with
 /// progress on standard error.
 fn generate(
     gen: &GenArgs,
-    jobs: u64,
+    jobs: Range<u64>,
     config: &GenConfig,
-    play: impl Fn(&mut Searcher<EvalChoice>, u64) -> datagen::GameOutput + Sync,
-) -> Result<datagen::Summary, String> {
-    let eval = evaluator(gen)?;
-    let mut out = DataWriter::create(&gen.out)
-        .map_err(|e| format!("cannot create {}: {e}", gen.out.display()))?;
-    let summary = datagen::run(
+    play: &(impl Fn(&mut Searcher<EvalChoice>, u64) -> datagen::GameOutput + Sync),
+    out: &mut DataWriter<impl std::io::Write>,
+) -> std::io::Result<datagen::Summary> {
+    let eval = evaluator(gen).map_err(std::io::Error::other)?;
+    datagen::run(
         jobs,
         config,
         || Searcher::with_evaluator(eval.clone()),
         play,
-        &mut out,
+        out,
         &mut std::io::stderr(),
         Duration::from_secs(10),
     )
-    .map_err(|e| format!("writing {}: {e}", gen.out.display()))?;
-    out.finish()
-        .map_err(|e| format!("writing {}: {e}", gen.out.display()))?;
+}
+
+/// A whole run into the one file `out`.
+fn generate_file(
+    gen: &GenArgs,
+    out: &Path,
+    jobs: Range<u64>,
+    config: &GenConfig,
+    play: &(impl Fn(&mut Searcher<EvalChoice>, u64) -> datagen::GameOutput + Sync),
+) -> Result<datagen::Summary, String> {
+    let mut writer =
+        DataWriter::create(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let summary = generate(gen, jobs, config, play, &mut writer)
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    writer
+        .finish()
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
     Ok(summary)
+}
+
+/// The shards `shards` of a run into `dir`, shard `k` holding the games `games_of(k)`.
+/// `settings` describes the run for the folder's manifest.
+fn generate_shards(
+    gen: &GenArgs,
+    dir: &Path,
+    shards: Range<u64>,
+    settings: &str,
+    config: &GenConfig,
+    games_of: impl Fn(u64) -> Range<u64>,
+    play: &(impl Fn(&mut Searcher<EvalChoice>, u64) -> datagen::GameOutput + Sync),
+) -> Result<(), String> {
+    shard::claim_folder(dir, settings).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let (mut made, mut already, mut games, mut positions) = (0u64, 0u64, 0u64, 0u64);
+    for k in shards.clone() {
+        let jobs = games_of(k);
+        let (first, end) = (jobs.start, jobs.end);
+        let result = shard::make_shard(dir, k, |out| generate(gen, jobs, config, play, out))
+            .map_err(|e| format!("shard {k} in {}: {e}", dir.display()))?;
+        match result {
+            None => {
+                already += 1;
+                eprintln!("shard {k}: already made, skipped");
+            }
+            Some(s) => {
+                made += 1;
+                games += s.games;
+                positions += s.written;
+                eprintln!(
+                    "shard {k} (games {first}..{end}): {} positions in {:.0} s, {:.0} positions/hour; shards {}..{}: {} of {} done",
+                    s.written,
+                    s.elapsed.as_secs_f64(),
+                    s.per_hour(),
+                    shards.start,
+                    shards.end,
+                    made + already,
+                    shards.end - shards.start
+                );
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "done: shards {}..{} in {}: {made} made now ({games} games, {positions} positions in {secs:.0} s, {:.0} positions/hour), {already} already there",
+        shards.start,
+        shards.end,
+        dir.display(),
+        positions as f64 * 3600.0 / secs.max(1e-9)
+    );
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -197,9 +303,28 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Datagen { gen, games } => {
             let config = config(&gen);
-            let summary = generate(&gen, games, &config, |s, g| {
-                datagen::self_play_game(s, &config, g)
-            })?;
+            let play = |s: &mut Searcher<EvalChoice>, g| datagen::self_play_game(s, &config, g);
+            if let (Some(dir), Some(shards)) = (&gen.dir, &gen.shards) {
+                let n = gen.shard_games;
+                let settings = format!(
+                    "kind: self-play\nseed: {}\nnodes: {}\nevaluator: {}\ngames a shard: {n}\n",
+                    gen.seed,
+                    gen.nodes,
+                    evaluator_label(&gen)?
+                );
+                let games_of = |k: u64| k * n..(k + 1) * n;
+                return generate_shards(
+                    &gen,
+                    dir,
+                    shards.clone(),
+                    &settings,
+                    &config,
+                    games_of,
+                    &play,
+                );
+            }
+            let out = gen.out.clone().unwrap_or_default();
+            let summary = generate_file(&gen, &out, 0..games, &config, &play)?;
             eprintln!(
                 "done: {} games (red {} / draw {} / black {}), {} positions in {:.0} s, {:.0} positions/hour",
                 summary.games,
@@ -224,18 +349,89 @@ fn run(cli: Cli) -> Result<(), String> {
             if skipped > 0 {
                 eprintln!("skipped {skipped} lines that are not a result and legal moves");
             }
+            // Jobs are the games' numbers in the file, so that a shard's games and the
+            // held-out games are the same however the run is cut.
+            let play = |s: &mut Searcher<EvalChoice>, g: u64| {
+                datagen::master_game(s, &config, &all[g as usize], g)
+            };
+            let total = all.len() as u64;
+            if let (Some(dir), Some(shards)) = (&gen.dir, &gen.shards) {
+                let n = gen.shard_games;
+                let first = first as u64;
+                if first + shards.start * n >= total {
+                    return Err(format!(
+                        "shard {} starts at game {}, past the file's {total} games",
+                        shards.start,
+                        first + shards.start * n
+                    ));
+                }
+                let settings = format!(
+                    "kind: master games\ngames: {} (crc32 {:08x})\nfirst game: {first}\nseed: {}\nnodes: {}\n\
+                     evaluator: {}\ngames a shard: {n}\n",
+                    games.file_name().map_or(games.display().to_string(), |f| f.to_string_lossy().into()),
+                    crc32fast::hash(text.as_bytes()),
+                    gen.seed,
+                    gen.nodes,
+                    evaluator_label(&gen)?
+                );
+                // Shards past the end of the file are empty and not made.
+                let last = (total - first).div_ceil(n);
+                let shards = shards.start..shards.end.min(last);
+                let games_of =
+                    |k: u64| (first + k * n).min(total)..(first + (k + 1) * n).min(total);
+                return generate_shards(&gen, dir, shards, &settings, &config, games_of, &play);
+            }
             let end = count.map_or(all.len(), |c| (first + c).min(all.len()));
-            let chosen = all.get(first..end).unwrap_or(&[]);
-            let summary = generate(&gen, chosen.len() as u64, &config, |s, g| {
-                let number = first as u64 + g;
-                datagen::master_game(s, &config, &chosen[g as usize], number)
-            })?;
+            let out = gen.out.clone().unwrap_or_default();
+            let summary = generate_file(
+                &gen,
+                &out,
+                first.min(end) as u64..end as u64,
+                &config,
+                &play,
+            )?;
             eprintln!(
                 "done: {} games, {} positions in {:.0} s, {:.0} positions/hour",
                 summary.games,
                 summary.written,
                 summary.elapsed.as_secs_f64(),
                 summary.per_hour()
+            );
+        }
+        Command::Merge { out, inputs } => {
+            let mut files = Vec::new();
+            for input in &inputs {
+                if input.is_dir() {
+                    let found = shard::shards_in(input)
+                        .map_err(|e| format!("cannot list {}: {e}", input.display()))?;
+                    if found.is_empty() {
+                        return Err(format!("{} holds no shard files", input.display()));
+                    }
+                    files.extend(found);
+                } else {
+                    files.push(input.clone());
+                }
+            }
+            // Written beside the target and renamed at the end: a merge stopped half way
+            // leaves no file that looks whole.
+            let part = out.with_extension("part");
+            let mut writer = DataWriter::create(&part)
+                .map_err(|e| format!("cannot create {}: {e}", part.display()))?;
+            let summary =
+                shard::merge(&files, &mut writer).map_err(|(file, e)| format!("{file}: {e}"))?;
+            writer
+                .finish()
+                .map_err(|e| format!("writing {}: {e}", part.display()))?;
+            std::fs::rename(&part, &out).map_err(|e| {
+                format!("cannot rename {} to {}: {e}", part.display(), out.display())
+            })?;
+            eprintln!(
+                "done: {} files, {} positions read, {} written to {} ({} duplicates dropped)",
+                summary.files,
+                summary.read,
+                summary.written,
+                out.display(),
+                summary.duplicates
             );
         }
         Command::Train {
