@@ -51,9 +51,14 @@ const IGNORED: [&str; 3] = ["ver", "init", "firstnum"];
 /// The 32 pieces of `binit` are in XQF's slot order.
 use crate::xqf::SLOT_ROLES as ROLES;
 
-/// The 1-based line and column of byte `offset` in `text`.
+/// The 1-based line and column of byte `offset` in `text` (an offset inside a character
+/// counts as that character's start).
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
@@ -445,6 +450,10 @@ fn play_line(
     let Some(&last) = nodes.last() else {
         return nodes;
     };
+    // `parse_moves` reads the value trimmed (of any white space, U+3000 too): the moves'
+    // places and texts are counted from the first digit.
+    let offset = offset + (moves.len() - moves.trim_start().len());
+    let moves = moves.trim();
     let mut pos = tree.position_at(last);
     for (k, (from, to)) in list.into_iter().enumerate() {
         let ply = nodes.len();

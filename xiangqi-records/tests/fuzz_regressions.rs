@@ -240,3 +240,25 @@ fn cbf_quoting_dhtmlxq_markers_is_cbf() {
         Some("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]")
     );
 }
+
+/// A move list with white space before its moves, U+3000 among it (found by `records_ubb`):
+/// the moves were read trimmed but placed from the untrimmed value, so a bad move's place
+/// fell inside the U+3000 and reading the file panicked. Its place and text are now those
+/// of the move itself.
+#[test]
+fn a_bad_move_after_leading_wide_space_is_placed_at_the_move() {
+    let text = "[DhtmlXQ]\n[DhtmlXQ_movelist]  \u{3000}77472625[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+    let loaded = ubb::load(text.as_bytes()).unwrap();
+    let record = &loaded.records[0];
+    assert_eq!(record.tree.main_line_moves().len(), 1);
+    let bad: Vec<_> = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.to_string().contains("2625"))
+        .collect();
+    assert_eq!(bad.len(), 1, "{:?}", loaded.warnings);
+    // "[DhtmlXQ_movelist]" (18 characters), two spaces and U+3000, "7747": column 26.
+    assert_eq!(bad[0].place.line, Some(2), "{:?}", bad[0]);
+    assert_eq!(bad[0].place.column, Some(26), "{:?}", bad[0]);
+    assert!(read(text.as_bytes()).is_ok());
+}
