@@ -67,7 +67,7 @@ impl Book {
     /// # Errors
     /// [`BookError`] if the bytes are not a book.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() % ENTRY != 0 {
+        if !bytes.len().is_multiple_of(ENTRY) {
             return Err(BookError::BadLength(bytes.len()));
         }
         let mut entries = Vec::with_capacity(bytes.len() / ENTRY);

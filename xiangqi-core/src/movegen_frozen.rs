@@ -457,13 +457,13 @@ mod tests {
                     }
                     // Prefer captures half the time, to reach sparse endgames too.
                     let caps = pos.frozen_moves(1);
-                    let m = if !caps.is_empty() && rand() % 2 == 0 {
+                    let m = if !caps.is_empty() && rand().is_multiple_of(2) {
                         caps[rand() as usize % caps.len()]
                     } else {
                         moves[rand() as usize % moves.len()]
                     };
                     pos.make_move(m);
-                    if rand() % 16 == 0 {
+                    if rand().is_multiple_of(16) {
                         compare(&pos.swap_colors());
                         compare(&pos.flip_horizontal());
                     }
@@ -498,14 +498,14 @@ mod tests {
                             compare(&next);
                             in_check += 1;
                             double += (next.checkers().len() > 1) as usize;
-                            if rand() % 8 == 0 {
+                            if rand().is_multiple_of(8) {
                                 compare(&next.swap_colors());
                                 compare(&next.flip_horizontal());
                             }
                         }
                     }
                     let caps = pos.frozen_moves(1);
-                    let m = if !caps.is_empty() && rand() % 2 == 0 {
+                    let m = if !caps.is_empty() && rand().is_multiple_of(2) {
                         caps[rand() as usize % caps.len()]
                     } else {
                         moves[rand() as usize % moves.len()]

@@ -72,8 +72,8 @@ fn pawn_point(sq: u8, color: Color) -> bool {
     let r = sq / 9;
     let f = sq % 9;
     match color {
-        Color::Red => r >= 5 || (r >= 3 && f % 2 == 0),
-        Color::Black => r <= 4 || (r <= 6 && f % 2 == 0),
+        Color::Red => r >= 5 || (r >= 3 && f.is_multiple_of(2)),
+        Color::Black => r <= 4 || (r <= 6 && f.is_multiple_of(2)),
     }
 }
 

@@ -184,7 +184,7 @@ impl<'a> Game<'a> {
                     continue;
                 }
                 // A naive result: a draw's only such moves walk into the opponent's mate.
-                let mover_wins = v % 2 == 0;
+                let mover_wins = v.is_multiple_of(2);
                 if mover_wins == victim_moves {
                     out.good += 1;
                 } else {

@@ -126,10 +126,10 @@ fn add(values: &mut [i16; HIDDEN], column: &[i16; HIDDEN]) {
     }
 }
 
-/// `next = current + add - sub`, one pass. Compiled twice, for SSE2 (every x86-64) and for
-/// AVX2 (twice the lanes), and chosen once at run time by `multiversion`, which keeps the
-/// `unsafe` of calling a target-feature function inside the crate that checks the CPU.
-#[multiversion(targets("x86_64+avx2"))]
+/// `next = current + add - sub`, one pass. Compiled for SSE2 (every x86-64), AVX2 (twice the
+/// lanes) and AVX-512 (four times), and chosen once at run time by `multiversion`, which keeps
+/// the `unsafe` of calling a target-feature function inside the crate that checks the CPU.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn add_sub(
     next: &mut [i16; HIDDEN],
     current: &[i16; HIDDEN],
@@ -142,7 +142,7 @@ fn add_sub(
 }
 
 /// `next = current + add - sub1 - sub2`, one pass (a capture); dispatched as [`add_sub`].
-#[multiversion(targets("x86_64+avx2"))]
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn add_sub_sub(
     next: &mut [i16; HIDDEN],
     current: &[i16; HIDDEN],

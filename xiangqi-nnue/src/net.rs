@@ -301,9 +301,9 @@ impl Network {
 }
 
 /// Both halves of the output sum, each in `i32` and added in `i64`. Compiled for SSE2 (every
-/// x86-64) and for AVX2 and chosen at run time by `multiversion` (see
+/// x86-64), AVX2 and AVX-512 and chosen at run time by `multiversion` (see
 /// `evaluator::add_sub`); `docs/NNUE.md` has what each costs.
-#[multiversion(targets("x86_64+avx2"))]
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn screlu_dots(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[[i16; HIDDEN]; 2]) -> i64 {
     i64::from(screlu_dot(us, &weights[0])) + i64::from(screlu_dot(them, &weights[1]))
 }

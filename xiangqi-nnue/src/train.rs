@@ -87,7 +87,7 @@ struct Forward {
 }
 
 /// The first bytes of a float checkpoint.
-const FLOAT_MAGIC: &[u8; 8] = b"XQNNFLT1";
+pub const FLOAT_MAGIC: &[u8; 8] = b"XQNNFLT1";
 
 impl FloatNet {
     /// The float weights as a checkpoint file's bytes (`XQNNFLT1`, then every weight as a
@@ -212,6 +212,33 @@ impl FloatNet {
             feature_bias,
             output_weights,
             output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    /// The float network a quantised one stands for: each weight divided by its scale, the
+    /// inverse of [`FloatNet::quantise`] (which gives the same integers back). A run can start
+    /// from a net whose float checkpoint is gone, the embedded one included, and go on
+    /// learning from new data without the data that net was trained on.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        FloatNet {
+            feature_weights: net
+                .feature_weights
+                .iter()
+                .flat_map(|column| column.iter().map(|&w| f32::from(w) / qa))
+                .collect(),
+            feature_bias: net
+                .feature_bias
+                .iter()
+                .map(|&b| f32::from(b) / qa)
+                .collect(),
+            output_weights: net
+                .output_weights
+                .iter()
+                .flat_map(|half| half.iter().map(|&w| f32::from(w) / qb))
+                .collect(),
+            output_bias: net.output_bias as f32 / (qa * qb),
         }
     }
 
@@ -627,6 +654,14 @@ mod tests {
             "bias" => &mut n.feature_bias[i],
             _ => &mut n.output_weights[i],
         }
+    }
+
+    /// A net whose float checkpoint is gone (the embedded one) can seed a run: dequantised,
+    /// it rounds back to the same integers.
+    #[test]
+    fn a_net_dequantised_quantises_back_to_itself() {
+        let net = Network::embedded();
+        assert_eq!(FloatNet::from_network(&net).quantise(), net);
     }
 
     /// The analytic gradient against central differences of the loss, for a few weights

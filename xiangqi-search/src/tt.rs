@@ -81,7 +81,7 @@ const HUGE_PAGE: usize = 2 * 1024 * 1024;
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(addr: usize, len: usize) {
     let len = len / HUGE_PAGE * HUGE_PAGE;
-    if len > 0 && addr % HUGE_PAGE == 0 {
+    if len > 0 && addr.is_multiple_of(HUGE_PAGE) {
         // SAFETY: `madvise` with MADV_HUGEPAGE only changes how the kernel backs the pages of
         // this range, which lies inside our own allocation; it reads and writes no memory,
         // and its result (an error on kernels without the feature) is ignored.

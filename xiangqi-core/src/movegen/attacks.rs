@@ -389,7 +389,7 @@ mod gives_check_tests {
                 for _ in 0..150 {
                     checks += check_all(&mut pos);
                     positions += 1;
-                    if rand() % 8 == 0 {
+                    if rand().is_multiple_of(8) {
                         check_all(&mut pos.swap_colors());
                         check_all(&mut pos.flip_horizontal());
                     }
@@ -399,7 +399,7 @@ mod gives_check_tests {
                     }
                     // Prefer captures half the time, to reach sparse endgames too.
                     let caps = pos.legal_captures();
-                    let m = if !caps.is_empty() && rand() % 2 == 0 {
+                    let m = if !caps.is_empty() && rand().is_multiple_of(2) {
                         caps[rand() as usize % caps.len()]
                     } else {
                         moves[rand() as usize % moves.len()]

@@ -544,7 +544,7 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let m = if !caps.is_empty() && rand() % 3 == 0 {
+                    let m = if !caps.is_empty() && rand().is_multiple_of(3) {
                         caps[rand() as usize % caps.len()]
                     } else {
                         moves[rand() as usize % moves.len()]

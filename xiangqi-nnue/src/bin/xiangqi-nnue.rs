@@ -120,8 +120,9 @@ enum Command {
         /// Seeds the initial weights and the shuffling.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Start from this float checkpoint (a `.fnet` written by an earlier run) instead
-        /// of random weights.
+        /// Start from these weights instead of random ones: a float checkpoint (`.fnet`)
+        /// written by an earlier run, or a net file (`embedded`: the built-in net), whose
+        /// weights are taken as its integers divided by their scales.
         #[arg(long)]
         init: Option<PathBuf>,
     },
@@ -179,6 +180,26 @@ fn config(gen: &GenArgs) -> GenConfig {
 fn load_float(path: &std::path::Path) -> Result<train::FloatNet, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A run's starting weights: a float checkpoint, or a net file (`embedded`: the built-in
+/// net) dequantised, for a net whose checkpoint is gone.
+fn load_start(path: &std::path::Path) -> Result<train::FloatNet, String> {
+    if path == Path::new("embedded") {
+        return Ok(train::FloatNet::from_network(&Network::embedded()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.starts_with(train::FLOAT_MAGIC) {
+        return train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()));
+    }
+    Network::from_bytes(&bytes)
+        .map(|net| train::FloatNet::from_network(&net))
+        .map_err(|e| {
+            format!(
+                "{}: neither a float checkpoint nor a net file ({e})",
+                path.display()
+            )
+        })
 }
 
 /// What a run searches with, for a shard folder's manifest: a net by its name and
@@ -448,7 +469,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let start = match &init {
                 None => None,
-                Some(path) => Some(load_float(path)?),
+                Some(path) => Some(load_start(path)?),
             };
             let samples =
                 xiangqi_nnue::data::read_all(&data).map_err(|(file, e)| format!("{file}: {e}"))?;

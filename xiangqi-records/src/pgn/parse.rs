@@ -201,7 +201,7 @@ fn strip_check(word: &str) -> &str {
 /// non-ASCII characters into four-character moves.
 fn split_run(word: &str) -> Vec<&str> {
     let n = word.chars().count();
-    if n > 4 && n % 4 == 0 && word.chars().all(|c| !c.is_ascii()) {
+    if n > 4 && n.is_multiple_of(4) && word.chars().all(|c| !c.is_ascii()) {
         let mut out = Vec::new();
         let mut start = 0;
         for (k, (i, _)) in word.char_indices().enumerate() {

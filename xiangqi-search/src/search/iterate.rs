@@ -26,7 +26,7 @@ impl<E: Evaluator> Worker<E> {
         }
         while depth <= max_depth {
             // Helpers skip some depths so that threads diverge.
-            if self.id > 0 && depth > 1 && (depth + self.id as u32) % 3 == 0 {
+            if self.id > 0 && depth > 1 && (depth + self.id as u32).is_multiple_of(3) {
                 depth += 1;
                 continue;
             }
