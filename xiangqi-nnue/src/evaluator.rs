@@ -1,7 +1,7 @@
 //! The NNUE as an [`Evaluator`]: the accumulators follow the search move by move.
 
 use crate::features::feature;
-use crate::net::{Network, HIDDEN};
+use crate::net::{output_bucket, Network, HIDDEN};
 use multiversion::multiversion;
 use std::sync::Arc;
 use xiangqi_core::{Color, Move, Piece, Position, Square};
@@ -94,7 +94,7 @@ impl NnueEvaluator {
             values: [[0; HIDDEN]; 2],
         };
         refresh(&self.net, pos, &mut acc);
-        score(&self.net, &acc, pos.side_to_move())
+        score(&self.net, &acc, pos)
     }
 }
 
@@ -112,8 +112,15 @@ fn refresh(net: &Network, pos: &Position, acc: &mut Accumulator) {
     }
 }
 
-fn score(net: &Network, acc: &Accumulator, side: Color) -> Score {
-    let value = net.output(&acc.values[side.index()], &acc.values[side.other().index()]);
+/// The net's score of `pos`, whose accumulators are `acc`, for the side to move.
+fn score(net: &Network, acc: &Accumulator, pos: &Position) -> Score {
+    let side = pos.side_to_move();
+    let bucket = output_bucket(pos.piece_count(), net.output_buckets());
+    let value = net.output(
+        bucket,
+        &acc.values[side.index()],
+        &acc.values[side.other().index()],
+    );
     // The net's outputs stay far below mate scores; the clamp keeps that true for any net.
     let bound = Score::MATE_BOUND.0 - 1;
     Score(value.clamp(-bound, bound))
@@ -193,7 +200,7 @@ impl NnueEvaluator {
 impl Evaluator for NnueEvaluator {
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> Score {
-        score(&self.net, &self.stack[self.top], pos.side_to_move())
+        score(&self.net, &self.stack[self.top], pos)
     }
 
     fn reset(&mut self, pos: &Position) {

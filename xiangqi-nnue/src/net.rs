@@ -3,9 +3,12 @@
 //! The architecture is `(1260 → 256) × 2 → 1`: each side's perspective ([`crate::features`])
 //! feeds a 256-wide feature transformer (the *accumulator*, kept up to date move by move),
 //! the side to move's accumulator and then the other side's are squared after clipping to
-//! `[0, 1]` (SCReLU) and a single output neuron weighs the 512 values. With a few million
-//! training positions that is as much network as the data fills; a hidden layer adds
-//! parameters that only pay with far more data (see `docs/NNUE.md`).
+//! `[0, 1]` (SCReLU) and an output neuron weighs the 512 values. A net may have several
+//! output neurons, *output buckets*, of which the number of pieces on the board picks one
+//! ([`output_bucket`]): the accumulators are shared, and each stage of the game gets its own
+//! weighing of them. With a few million training positions that is as much network as the
+//! data fills; a hidden layer adds parameters that only pay with far more data (see
+//! `docs/NNUE.md`).
 //!
 //! Quantisation: the accumulator in `i16` at scale [`QA`] = 255, the output weights in `i16` at
 //! scale [`QB`] = 256, the output bias in `i32` at `QA × QB`; the network's output times
@@ -15,6 +18,10 @@
 //! (1), the accumulator width (256) and the output weights' scale [`QB`] (256); then the feature weights
 //! (1260 rows of 256 `i16`), the feature biases (256 `i16`), the output weights (512 `i16`)
 //! and the output bias (`i32`), all little-endian; then the CRC-32 of everything before it.
+//! A net with `n` > 1 output buckets starts with `XQNNUE02` and has a fourth header word,
+//! `n`; its output weights are `n` blocks of 512, bucket by bucket, and its output biases `n`
+//! `i32`. A one-bucket net is always written in the first format, so every older file
+//! still loads and reads back byte for byte.
 
 use crate::features::FEATURES;
 use core::fmt;
@@ -35,15 +42,35 @@ pub const SCALE: i32 = 400;
 /// (at most 255) times a weight must fit in an `i16`.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
+/// The magic of a one-bucket net (the first format).
 const MAGIC: &[u8; 8] = b"XQNNUE01";
+/// The magic of a net with output buckets.
+const MAGIC_BUCKETS: &[u8; 8] = b"XQNNUE02";
 const FEATURE_SET: u32 = 1;
-/// The size of a net file in bytes.
-pub const FILE_BYTES: usize = 8 + 3 * 4 + (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4 + 4;
+/// The size of a one-bucket net file in bytes.
+pub const FILE_BYTES: usize = file_bytes(1);
+/// The most output buckets a net may have: one per piece count would be 31.
+pub const MAX_OUTPUT_BUCKETS: usize = 32;
+
+/// The size of a net file with `buckets` output buckets, in bytes.
+pub const fn file_bytes(buckets: usize) -> usize {
+    let header = if buckets == 1 { 8 + 3 * 4 } else { 8 + 4 * 4 };
+    header + (FEATURES * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + buckets * 4 + 4
+}
+
+/// The output bucket of a position with `pieces` pieces on the board (generals included), in
+/// a net with `buckets` buckets: the counts 2 to 32 cut into `buckets` equal ranges, so that
+/// with 8 buckets each holds four counts (2–4, 5–8, …, 29–32).
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let pieces = (pieces.clamp(1, 32) - 1) as usize;
+    (pieces * buckets / 32).min(buckets - 1)
+}
 
 /// Why bytes are not a net this build can use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetError {
-    /// The bytes do not start with the magic `XQNNUE01`.
+    /// The bytes do not start with a net file's magic, `XQNNUE01` or `XQNNUE02`.
     NotANet,
     /// The file is shorter or longer than the architecture needs.
     WrongSize {
@@ -57,6 +84,9 @@ pub enum NetError {
         /// What the header says: feature set, width, output weights' scale.
         found: [u32; 3],
     },
+    /// The header of a bucketed net gives a number of output buckets outside 2 to
+    /// [`MAX_OUTPUT_BUCKETS`].
+    OutputBuckets(u32),
     /// The checksum does not match: the file is damaged.
     Checksum {
         /// The CRC-32 stored in the file.
@@ -71,7 +101,10 @@ pub enum NetError {
 impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetError::NotANet => write!(f, "not an NNUE net file (it does not start with XQNNUE01)"),
+            NetError::NotANet => write!(
+                f,
+                "not an NNUE net file (it does not start with XQNNUE01 or XQNNUE02)"
+            ),
             NetError::WrongSize { expected, found } => write!(
                 f,
                 "a net file of this architecture has {expected} bytes, this one {found}: truncated or not for this build"
@@ -80,6 +113,10 @@ impl fmt::Display for NetError {
                 f,
                 "the net is for feature set {}, width {}, output weight scale {}; this build reads feature set {FEATURE_SET}, width {HIDDEN}, output weight scale {QB}",
                 found[0], found[1], found[2]
+            ),
+            NetError::OutputBuckets(n) => write!(
+                f,
+                "the net has {n} output buckets; a net file with buckets has 2 to {MAX_OUTPUT_BUCKETS}"
             ),
             NetError::Checksum { stored, computed } => write!(
                 f,
@@ -128,10 +165,10 @@ pub struct Network {
     pub(crate) feature_weights: Vec<[i16; HIDDEN]>,
     /// The feature transformer's biases.
     pub(crate) feature_bias: [i16; HIDDEN],
-    /// The output weights: the side to move's half, then the other side's.
-    pub(crate) output_weights: [[i16; HIDDEN]; 2],
-    /// The output bias, at scale `QA × QB`.
-    pub(crate) output_bias: i32,
+    /// Per output bucket, the output weights: the side to move's half, then the other side's.
+    pub(crate) output_weights: Vec<[[i16; HIDDEN]; 2]>,
+    /// Per output bucket, the output bias, at scale `QA × QB`.
+    pub(crate) output_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
@@ -172,12 +209,15 @@ impl Network {
 
     /// Reads a net file's bytes, checking its header, size, checksum and weight ranges.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(NetError::NotANet);
-        }
-        if bytes.len() < 20 {
+        let bucketed = match bytes.get(..8) {
+            Some(magic) if magic == MAGIC => false,
+            Some(magic) if magic == MAGIC_BUCKETS => true,
+            _ => return Err(NetError::NotANet),
+        };
+        let header_bytes = if bucketed { 24 } else { 20 };
+        if bytes.len() < header_bytes {
             return Err(NetError::WrongSize {
-                expected: FILE_BYTES,
+                expected: file_bytes(if bucketed { 2 } else { 1 }),
                 found: bytes.len(),
             });
         }
@@ -188,19 +228,29 @@ impl Network {
         if header != [FEATURE_SET, HIDDEN as u32, QB as u32] {
             return Err(NetError::OtherArchitecture { found: header });
         }
-        if bytes.len() != FILE_BYTES {
+        let buckets = if bucketed {
+            let n = word(20);
+            if !(2..=MAX_OUTPUT_BUCKETS as u32).contains(&n) {
+                return Err(NetError::OutputBuckets(n));
+            }
+            n as usize
+        } else {
+            1
+        };
+        let size = file_bytes(buckets);
+        if bytes.len() != size {
             return Err(NetError::WrongSize {
-                expected: FILE_BYTES,
+                expected: size,
                 found: bytes.len(),
             });
         }
-        let body = &bytes[..FILE_BYTES - 4];
-        let stored = word(FILE_BYTES - 4);
+        let body = &bytes[..size - 4];
+        let stored = word(size - 4);
         let computed = crc32fast::hash(body);
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
-        let mut at = 20;
+        let mut at = header_bytes;
         let mut next_i16 = || {
             let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
             at += 2;
@@ -216,13 +266,16 @@ impl Network {
         for b in &mut feature_bias {
             *b = next_i16();
         }
-        let mut output_weights = [[0i16; HIDDEN]; 2];
-        for half in &mut output_weights {
+        let mut output_weights = vec![[[0i16; HIDDEN]; 2]; buckets];
+        for half in output_weights.iter_mut().flatten() {
             for w in half.iter_mut() {
                 *w = next_i16();
             }
         }
-        let output_bias = word(FILE_BYTES - 8) as i32;
+        let biases_at = size - 4 - 4 * buckets;
+        let output_bias = (0..buckets)
+            .map(|b| word(biases_at + 4 * b) as i32)
+            .collect();
         let net = Network {
             feature_weights,
             feature_bias,
@@ -231,6 +284,11 @@ impl Network {
         };
         net.check_ranges()?;
         Ok(net)
+    }
+
+    /// How many output buckets the net has (1 for a net without buckets).
+    pub fn output_buckets(&self) -> usize {
+        self.output_weights.len()
     }
 
     /// Checks that no sum the inference makes can overflow: at most 32 pieces add their
@@ -257,6 +315,7 @@ impl Network {
             .output_weights
             .iter()
             .flatten()
+            .flatten()
             // `unsigned_abs`: `i16::MIN.abs()` overflows (and wraps to itself, negative, in a
             // release build, which let such a weight through: found by the fuzz target `net`).
             .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
@@ -268,34 +327,41 @@ impl Network {
 
     /// The net as a file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
-        out.extend_from_slice(MAGIC);
+        let buckets = self.output_buckets();
+        let mut out = Vec::with_capacity(file_bytes(buckets));
+        out.extend_from_slice(if buckets == 1 { MAGIC } else { MAGIC_BUCKETS });
         for word in [FEATURE_SET, HIDDEN as u32, QB as u32] {
             out.extend_from_slice(&word.to_le_bytes());
+        }
+        if buckets > 1 {
+            out.extend_from_slice(&(buckets as u32).to_le_bytes());
         }
         let values = self
             .feature_weights
             .iter()
             .flatten()
             .chain(&self.feature_bias)
-            .chain(self.output_weights.iter().flatten());
+            .chain(self.output_weights.iter().flatten().flatten());
         for v in values {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         let crc = crc32fast::hash(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
     }
 
     /// The evaluation in centipawns for the side to move, from the side to move's
-    /// accumulator `us` and the other side's `them`.
+    /// accumulator `us` and the other side's `them`, by output bucket `bucket` (see
+    /// [`output_bucket`]; it must be below [`Network::output_buckets`]).
     #[inline]
-    pub(crate) fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+    pub(crate) fn output(&self, bucket: usize, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         // Each half sums at most 256 × 255² × 127 < 2^31, so it fits an i32; the two
         // halves are added in i64.
-        let sum = screlu_dots(us, them, &self.output_weights);
-        let value = sum / i64::from(QA) + i64::from(self.output_bias);
+        let sum = screlu_dots(us, them, &self.output_weights[bucket]);
+        let value = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (value * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -358,7 +424,7 @@ mod tests {
             })
         ));
         let mut huge = Network::embedded();
-        huge.output_weights[1][3] = 500;
+        huge.output_weights[0][1][3] = 500;
         assert_eq!(
             Network::from_bytes(&huge.to_bytes()),
             Err(NetError::WeightOutOfRange("output weights"))
@@ -367,7 +433,7 @@ mod tests {
         // fuzz target `net`).
         for w in [i16::MIN, -128, 128] {
             let mut extreme = Network::embedded();
-            extreme.output_weights[0][0] = w;
+            extreme.output_weights[0][0][0] = w;
             assert_eq!(
                 Network::from_bytes(&extreme.to_bytes()),
                 Err(NetError::WeightOutOfRange("output weights")),
@@ -375,7 +441,49 @@ mod tests {
             );
         }
         let mut edge = Network::embedded();
-        edge.output_weights[0][0] = -MAX_OUTPUT_WEIGHT;
+        edge.output_weights[0][0][0] = -MAX_OUTPUT_WEIGHT;
         assert!(Network::from_bytes(&edge.to_bytes()).is_ok());
+    }
+
+    /// A net with output buckets: written in the second format, read back the same, and
+    /// its header's bucket count checked before anything is allocated or read.
+    #[test]
+    fn bucketed_nets_round_trip_and_bad_ones_are_refused() {
+        let mut net = Network::embedded();
+        net.output_weights = vec![net.output_weights[0]; 8];
+        net.output_weights[5][1][7] = -3;
+        net.output_bias = (0..8).map(|b| b * 1000 - 3000).collect();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(8));
+        assert_eq!(&bytes[..8], MAGIC_BUCKETS);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetError::WrongSize {
+                expected: file_bytes(8),
+                found: bytes.len() - 1
+            })
+        );
+        for n in [0u32, 1, 33, u32::MAX] {
+            let mut other = bytes.clone();
+            other[20..24].copy_from_slice(&n.to_le_bytes());
+            assert_eq!(Network::from_bytes(&other), Err(NetError::OutputBuckets(n)));
+        }
+        assert_eq!(
+            Network::from_bytes(&bytes[..22]),
+            Err(NetError::WrongSize {
+                expected: file_bytes(2),
+                found: 22
+            })
+        );
+    }
+
+    #[test]
+    fn output_buckets_cut_the_piece_counts_evenly() {
+        let buckets: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert_eq!(buckets[0], 0); // two generals
+        assert_eq!(buckets[30], 7); // all 32 pieces
+        assert!(buckets.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
     }
 }

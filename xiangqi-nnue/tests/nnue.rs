@@ -9,12 +9,18 @@ use xiangqi_eval::Evaluator;
 use xiangqi_nnue::train::FloatNet;
 use xiangqi_nnue::{NetError, Network, NnueEvaluator};
 
-/// The nets under test: the embedded one and a random one (whose weights reach every
-/// feature, so a wrong column in an update cannot hide behind a zero weight).
+/// The nets under test: the embedded one, a random one (whose weights reach every
+/// feature, so a wrong column in an update cannot hide behind a zero weight), and a random
+/// one with 8 output buckets that differ (so that a wrong bucket changes the score).
 fn nets() -> Vec<Arc<Network>> {
+    let mut bucketed = FloatNet::random(43).with_output_buckets(8);
+    for (i, w) in bucketed.output_weights.iter_mut().enumerate() {
+        *w *= 1.0 - (i / 512) as f32 * 0.1;
+    }
     vec![
         Arc::new(Network::embedded()),
         Arc::new(FloatNet::random(42).quantise()),
+        Arc::new(bucketed.quantise()),
     ]
 }
 
@@ -158,6 +164,6 @@ fn truncated_and_corrupt_nets_fail_cleanly() {
         Network::from_bytes(b"XQNNDAT1 a data file, not a net")
             .unwrap_err()
             .to_string(),
-        "not an NNUE net file (it does not start with XQNNUE01)"
+        "not an NNUE net file (it does not start with XQNNUE01 or XQNNUE02)"
     );
 }

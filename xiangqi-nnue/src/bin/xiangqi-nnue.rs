@@ -125,6 +125,10 @@ enum Command {
         /// weights are taken as its integers divided by their scales.
         #[arg(long)]
         init: Option<PathBuf>,
+        /// Output buckets, picked by the number of pieces on the board (1: none; 8 gives
+        /// each bucket four piece counts). A one-bucket `--init` net is widened to this many.
+        #[arg(long, default_value_t = 1)]
+        output_buckets: usize,
     },
     /// Quantises a float checkpoint (`.fnet`) into a net file.
     Quantise {
@@ -466,6 +470,7 @@ fn run(cli: Cli) -> Result<(), String> {
             threads,
             seed,
             init,
+            output_buckets,
         } => {
             let start = match &init {
                 None => None,
@@ -482,6 +487,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 wdl_scale,
                 threads,
                 seed,
+                output_buckets,
                 ..TrainConfig::default()
             };
             let (net, report) = train::train(&samples, &config, start, &mut std::io::stderr())
@@ -495,7 +501,7 @@ fn run(cli: Cli) -> Result<(), String> {
             eprintln!(
                 "wrote {} ({} bytes) after {:.0} s; K = {:.1}",
                 out.display(),
-                xiangqi_nnue::net::FILE_BYTES,
+                xiangqi_nnue::net::file_bytes(quantised.output_buckets()),
                 report.seconds,
                 report.wdl_scale
             );
@@ -513,7 +519,11 @@ fn run(cli: Cli) -> Result<(), String> {
             data,
         } => {
             let network = Arc::new(load_net(&net)?);
-            println!("{net}: a valid net, {:?}", network);
+            println!(
+                "{net}: a valid net, {:?}, {} output bucket(s)",
+                network,
+                network.output_buckets()
+            );
             let fens = if fen.is_empty() {
                 vec![xiangqi_core::START_FEN.to_string()]
             } else {
