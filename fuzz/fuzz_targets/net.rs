@@ -1,11 +1,12 @@
-//! Net files: any bytes are refused or read; and the embedded net with the fuzzer's bytes
-//! written over part of it (the checksum made right, so the fuzzer gets past it): a net the
-//! loader takes must evaluate any position without overflow.
+//! Net files: any bytes are refused or read; and the embedded net, or the embedded net with
+//! four output buckets (the second format), with the fuzzer's bytes written over part of it
+//! (the checksum made right, so the fuzzer gets past it): a net the loader takes must
+//! evaluate any position without overflow.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
 use xiangqi_core::Position;
-use xiangqi_nnue::net::FILE_BYTES;
+use xiangqi_nnue::train::FloatNet;
 use xiangqi_nnue::{Network, NnueEvaluator};
 
 const FENS: [&str; 3] = [
@@ -19,18 +20,23 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 4 {
         return;
     }
-    static EMBEDDED: OnceLock<Vec<u8>> = OnceLock::new();
-    let mut bytes = EMBEDDED
-        .get_or_init(|| Network::embedded().to_bytes())
-        .clone();
-    let at = u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize % FILE_BYTES;
+    static BASES: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+    let bases = BASES.get_or_init(|| {
+        let net = Network::embedded();
+        let bucketed = FloatNet::from_network(&net).with_output_buckets(4).quantise();
+        [net.to_bytes(), bucketed.to_bytes()]
+    });
+    // The lowest bit of the first byte picks the base, the first four bytes where to write.
+    let mut bytes = bases[usize::from(data[0] & 1)].clone();
+    let size = bytes.len();
+    let at = u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize % size;
     let patch = &data[4..];
-    let end = (at + patch.len()).min(FILE_BYTES - 4);
+    let end = (at + patch.len()).min(size - 4);
     if at < end {
         bytes[at..end].copy_from_slice(&patch[..end - at]);
     }
-    let crc = crc32fast::hash(&bytes[..FILE_BYTES - 4]);
-    bytes[FILE_BYTES - 4..].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[..size - 4]);
+    bytes[size - 4..].copy_from_slice(&crc.to_le_bytes());
     if let Ok(net) = Network::from_bytes(&bytes) {
         let eval = NnueEvaluator::with_network(Arc::new(net));
         for fen in FENS {
