@@ -23,7 +23,9 @@ fuzz_target!(|data: &[u8]| {
     static BASES: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
     let bases = BASES.get_or_init(|| {
         let net = Network::embedded();
-        let bucketed = FloatNet::from_network(&net).with_output_buckets(4).quantise();
+        let bucketed = FloatNet::from_network(&net)
+            .with_output_buckets(4)
+            .quantise();
         [net.to_bytes(), bucketed.to_bytes()]
     });
     // The lowest bit of the first byte picks the base, the first four bytes where to write.
