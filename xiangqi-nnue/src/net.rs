@@ -52,10 +52,21 @@ pub const FILE_BYTES: usize = file_bytes(1);
 /// The most output buckets a net may have: one per piece count would be 31.
 pub const MAX_OUTPUT_BUCKETS: usize = 32;
 
+/// The size of a net file's header: the magic and three words, and a bucketed net's count.
+const fn header_bytes(bucketed: bool) -> usize {
+    if bucketed {
+        8 + 4 * 4
+    } else {
+        8 + 3 * 4
+    }
+}
+
 /// The size of a net file with `buckets` output buckets, in bytes.
 pub const fn file_bytes(buckets: usize) -> usize {
-    let header = if buckets == 1 { 8 + 3 * 4 } else { 8 + 4 * 4 };
-    header + (FEATURES * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + buckets * 4 + 4
+    header_bytes(buckets > 1)
+        + (FEATURES * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2
+        + buckets * 4
+        + 4
 }
 
 /// The output bucket of a position with `pieces` pieces on the board (generals included), in
@@ -214,7 +225,7 @@ impl Network {
             Some(magic) if magic == MAGIC_BUCKETS => true,
             _ => return Err(NetError::NotANet),
         };
-        let header_bytes = if bucketed { 24 } else { 20 };
+        let header_bytes = header_bytes(bucketed);
         if bytes.len() < header_bytes {
             return Err(NetError::WrongSize {
                 expected: file_bytes(if bucketed { 2 } else { 1 }),

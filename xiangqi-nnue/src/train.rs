@@ -649,12 +649,12 @@ pub fn train(
         }
         net = net.with_output_buckets(buckets);
     }
+    let threads = config.threads.max(1);
     if started {
-        let before = mean_loss(&net, &validation, config.lambda, k, config.threads.max(1));
+        let before = mean_loss(&net, &validation, config.lambda, k, threads);
         writeln!(log, "validation loss of the starting net {before:.6}")?;
     }
     let mut adam = Adam::new(buckets);
-    let threads = config.threads.max(1);
     let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::zero(buckets)).collect();
     let mut rng = fastrand::Rng::with_seed(config.seed ^ 0x5EED);
     let mut order: Vec<u32> = (0..training.len() as u32).collect();

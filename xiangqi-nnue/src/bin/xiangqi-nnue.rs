@@ -186,24 +186,17 @@ fn load_float(path: &std::path::Path) -> Result<train::FloatNet, String> {
     train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// A run's starting weights: a float checkpoint, or a net file (`embedded`: the built-in
-/// net) dequantised, for a net whose checkpoint is gone.
+/// A run's starting weights: a float checkpoint (with or without output buckets), or a net
+/// file (`embedded`: the built-in net) dequantised, for a net whose checkpoint is gone.
 fn load_start(path: &std::path::Path) -> Result<train::FloatNet, String> {
-    if path == Path::new("embedded") {
-        return Ok(train::FloatNet::from_network(&Network::embedded()));
+    let name = path.to_string_lossy();
+    if name != "embedded" {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        if bytes.starts_with(train::FLOAT_MAGIC) || bytes.starts_with(train::FLOAT_MAGIC_BUCKETS) {
+            return train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"));
+        }
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.starts_with(train::FLOAT_MAGIC) {
-        return train::FloatNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()));
-    }
-    Network::from_bytes(&bytes)
-        .map(|net| train::FloatNet::from_network(&net))
-        .map_err(|e| {
-            format!(
-                "{}: neither a float checkpoint nor a net file ({e})",
-                path.display()
-            )
-        })
+    load_net(&name).map(|net| train::FloatNet::from_network(&net))
 }
 
 /// What a run searches with, for a shard folder's manifest: a net by its name and
