@@ -4,6 +4,7 @@
 
 mod batch;
 mod board;
+mod compare;
 mod format;
 mod generate;
 mod index;
@@ -19,6 +20,7 @@ mod value;
 mod verify;
 
 pub use batch::{direct_subs, generate_into, BatchError, Event};
+pub use compare::{Class, Comparison, Disagreement, LineError, Value, ValueError};
 pub use format::{is_usable, table_path, write_table, FormatError, Rules, BLOCK, MAGIC, VERSION};
 pub use generate::{generate, GenerateError, Progress, TableData, MAX_PLIES};
 pub use index::Layout;

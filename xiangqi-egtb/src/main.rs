@@ -121,6 +121,24 @@ enum Command {
         /// Endings (default: every table in the folder with the rule's values).
         endings: Vec<String>,
     },
+    /// Compare another generator's values with ours, position by position: dumps of
+    /// `FEN<TAB>VALUE[<TAB>NOTE]` lines (VALUE `win N`, `loss N`, `draw`, `win rule`,
+    /// `loss rule`), from files or standard input (`-` or none). Prints the counts of each
+    /// class of disagreement, the matrix of their values against ours and the first
+    /// examples; exit status 1 on any disagreement.
+    Compare {
+        /// The folder of our tables.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Examples printed for each class.
+        #[arg(long, default_value_t = 10)]
+        examples: usize,
+        /// Write every disagreement to PREFIX.DUMP.CLASS.tsv.
+        #[arg(long, value_name = "PREFIX")]
+        write: Option<String>,
+        /// The dumps (`-`: standard input; none: standard input).
+        dumps: Vec<String>,
+    },
     /// The statistics of every table in a folder as a Markdown table.
     Stats {
         /// The folder of tables.
@@ -147,6 +165,63 @@ fn threads(n: Option<usize>) {
 
 fn millions(n: u64) -> String {
     format!("{:.1} M", n as f64 / 1e6)
+}
+
+/// Compare one dump (`-`: standard input) and print its report; whether any position
+/// disagrees.
+fn compare_dump(
+    tb: &Tablebase,
+    dump: &str,
+    examples: usize,
+    write: Option<&str>,
+) -> Result<bool, Box<dyn std::error::Error>> {
+    use xiangqi_egtb::{Class, Comparison};
+    let reader: Box<dyn BufRead> = if dump == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(dump).map_err(|e| format!("{dump}: {e}"))?,
+        ))
+    };
+    let name = if dump == "-" { "standard input" } else { dump };
+    let stem = std::path::Path::new(dump)
+        .file_stem()
+        .map_or("stdin".to_string(), |s| s.to_string_lossy().into_owned());
+    let mut files: Vec<(Class, std::io::BufWriter<std::fs::File>)> = Vec::new();
+    let mut c = Comparison::new(examples);
+    let started = Instant::now();
+    let mut last = Instant::now();
+    for line in reader.lines() {
+        let line = line.map_err(|e| format!("{name}: {e}"))?;
+        let d = c.line(tb, &line).map_err(|e| format!("{name}: {e}"))?;
+        if let (Some(d), Some(prefix)) = (d, write) {
+            let k = match files.iter().position(|(class, _)| *class == d.class) {
+                Some(k) => k,
+                None => {
+                    let path = format!("{prefix}.{stem}.{}.tsv", d.class.short());
+                    let f = std::fs::File::create(&path).map_err(|e| format!("{path}: {e}"))?;
+                    files.push((d.class, std::io::BufWriter::new(f)));
+                    files.len() - 1
+                }
+            };
+            let ours = d.ours.map_or("none".to_string(), |v| v.to_string());
+            writeln!(files[k].1, "{}\t{}\t{ours}\t{}", d.fen, d.theirs, d.note)?;
+        }
+        if last.elapsed().as_secs() >= 10 {
+            last = Instant::now();
+            eprintln!(
+                "    {name}: {} positions, {:.2} M/s, {} disagree",
+                c.total,
+                c.total as f64 / started.elapsed().as_secs_f64() / 1e6,
+                c.disagreements()
+            );
+        }
+    }
+    for (_, f) in &mut files {
+        f.flush()?;
+    }
+    print!("{}", c.report(name));
+    Ok(c.disagreements() > 0)
 }
 
 fn main() -> ExitCode {
@@ -266,6 +341,28 @@ fn run(command: Command) -> Result<ExitCode, Box<dyn std::error::Error>> {
             }
             out.flush()?;
             Ok(if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Compare {
+            dir,
+            examples,
+            write,
+            dumps,
+        } => {
+            let tb = Tablebase::open(&dir)?;
+            let dumps = if dumps.is_empty() {
+                vec!["-".to_string()]
+            } else {
+                dumps
+            };
+            let mut differ = false;
+            for dump in dumps {
+                differ |= compare_dump(&tb, &dump, examples, write.as_deref())?;
+            }
+            Ok(if differ {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 use xiangqi_core::Position;
 use xiangqi_egtb::{
-    generate_into, table_path, verify_table, Dtm, FormatError, Material, TableData, Tablebase, Wdl,
+    generate_into, table_path, verify_table, Comparison, Dtm, FormatError, Material, TableData,
+    Tablebase, Wdl,
 };
 
 /// One folder of small tables for the whole test binary.
@@ -48,25 +49,60 @@ fn every_position_is_the_best_over_its_moves() {
 
 #[test]
 fn agrees_with_felicity_egtb() {
+    // Through `Comparison`, the code of `xiangqi-egtb compare`.
     let text = include_str!("data/felicity_sample.tsv");
     let tb = tb();
-    let mut compared = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let (fen, theirs) = line.split_once('\t').unwrap();
-        let theirs = match theirs.split_once(' ') {
-            None => Dtm::Draw,
-            Some(("win", n)) => Dtm::Win(n.parse().unwrap()),
-            Some(("loss", n)) => Dtm::Loss(n.parse().unwrap()),
-            other => panic!("{other:?}"),
-        };
-        let ours = tb.probe_dtm(&Position::from_fen(fen).unwrap()).unwrap();
-        assert_eq!(ours, Some(theirs), "{fen}");
-        compared += 1;
+    let mut c = Comparison::new(5);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        c.line(&tb, line).expect("a well-formed line");
     }
-    assert_eq!(compared, 6000);
+    assert_eq!(c.total, 6000);
+    assert_eq!(c.disagreements(), 0, "{}", c.report("felicity_sample.tsv"));
+}
+
+#[test]
+fn the_compare_command_finds_a_planted_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("dump.tsv");
+    let mut text: String = include_str!("data/felicity_sample.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(50)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let run = |dump: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-egtb"))
+            .args(["compare", "--dir"])
+            .arg(tables())
+            .arg(dump)
+            .output()
+            .expect("the command runs")
+    };
+    std::fs::write(&dump, &text).unwrap();
+    let out = run(&dump);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("50 positions, 50 agree"), "{report}");
+    // A mate in 1 said to be a mate in 3, and a drawn position said to be won.
+    text.push_str("3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1\twin 3\n");
+    text.push_str("3k5/9/9/9/9/9/9/4r4/4K4/9 w - - 0 1\tloss 4\n");
+    std::fs::write(&dump, &text).unwrap();
+    let out = run(&dump);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("52 positions, 50 agree; a: 0, b: 1, c: 0, d: 1"),
+        "{report}"
+    );
+    assert!(
+        report.contains("3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1: theirs win 3, ours win 1"),
+        "{report}"
+    );
+    // A line without a value is an error (exit 2) that names the line.
+    std::fs::write(&dump, "3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1\n").unwrap();
+    let out = run(&dump);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
 }
 
 #[test]
