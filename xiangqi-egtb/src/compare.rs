@@ -104,7 +104,7 @@ impl std::str::FromStr for Value {
     }
 }
 
-/// How a disagreement differs.
+/// How a disagreement differs (in the order of [`Class::ALL`], which the counts index by).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// (a) We say win or loss by the perpetual-check rule, they say draw.
@@ -174,7 +174,8 @@ impl Class {
     }
 }
 
-/// The columns of the summary matrix: our value and theirs each fall in one.
+/// The columns of the summary matrix: our value and theirs each fall in one (in the order
+/// of `LABELS`, which the matrix indexes by).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Label {
     Win,
@@ -309,16 +310,10 @@ impl Comparison {
         note: String,
     ) -> Option<Disagreement> {
         self.total += 1;
-        let row = LABELS
-            .iter()
-            .position(|&l| l == theirs.label())
-            .unwrap_or(0);
-        let col = ours.map_or(5, |o| {
-            LABELS.iter().position(|&l| l == o.label()).unwrap_or(0)
-        });
-        self.matrix[row][col] += 1;
+        let col = ours.map_or(Label::None, Value::label);
+        self.matrix[theirs.label() as usize][col as usize] += 1;
         let class = Class::of(theirs, ours)?;
-        let k = Class::ALL.iter().position(|&c| c == class).unwrap_or(0);
+        let k = class as usize;
         self.counts[k] += 1;
         if class == Class::DistanceDiffers && (theirs.by_rule() || ours.is_some_and(Value::by_rule))
         {
@@ -340,7 +335,7 @@ impl Comparison {
 
     /// Disagreements of one class.
     pub fn count(&self, class: Class) -> u64 {
-        self.counts[Class::ALL.iter().position(|&c| c == class).unwrap_or(0)]
+        self.counts[class as usize]
     }
 
     /// Disagreements of every class.
