@@ -51,6 +51,9 @@ pub struct Params {
     pub mate_distance_pruning: bool,
     /// Internal iterative reduction: one ply less where the table has no move.
     pub iir: bool,
+    /// Continuation histories: quiet moves scored also by the move one and two plies
+    /// before (ordering and reductions).
+    pub continuation_history: bool,
 }
 
 impl Default for Params {
@@ -74,6 +77,7 @@ impl Default for Params {
             check_extension: true,
             mate_distance_pruning: true,
             iir: true,
+            continuation_history: true,
         }
     }
 }
@@ -99,6 +103,7 @@ impl Params {
         "check_extension",
         "mate_distance_pruning",
         "iir",
+        "continuation_history",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -125,6 +130,7 @@ impl Params {
             "check_extension" => &mut self.check_extension,
             "mate_distance_pruning" => &mut self.mate_distance_pruning,
             "iir" => &mut self.iir,
+            "continuation_history" => &mut self.continuation_history,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

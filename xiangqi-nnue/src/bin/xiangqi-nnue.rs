@@ -56,6 +56,10 @@ struct GenArgs {
     /// built-in net).
     #[arg(long)]
     eval_file: Option<String>,
+    /// Self-play: how games open, `narrow` (generations 1-4) or `wide` (more random
+    /// moves, fewer positions repeated between games).
+    #[arg(long, default_value = "narrow")]
+    openings: datagen::Openings,
 }
 
 #[derive(Subcommand)]
@@ -176,6 +180,7 @@ fn config(gen: &GenArgs) -> GenConfig {
         nodes: gen.nodes,
         threads: gen.threads,
         seed: gen.seed,
+        openings: gen.openings,
         ..GenConfig::default()
     }
 }
@@ -324,8 +329,13 @@ fn run(cli: Cli) -> Result<(), String> {
             let play = |s: &mut Searcher<EvalChoice>, g| datagen::self_play_game(s, &config, g);
             if let (Some(dir), Some(shards)) = (&gen.dir, &gen.shards) {
                 let n = gen.shard_games;
+                // A narrow run's manifest stays as it was, so older folders resume.
+                let openings = match gen.openings {
+                    datagen::Openings::Narrow => String::new(),
+                    other => format!("openings: {}\n", other.name()),
+                };
                 let settings = format!(
-                    "kind: self-play\nseed: {}\nnodes: {}\nevaluator: {}\ngames a shard: {n}\n",
+                    "kind: self-play\nseed: {}\nnodes: {}\nevaluator: {}\ngames a shard: {n}\n{openings}",
                     gen.seed,
                     gen.nodes,
                     evaluator_label(&gen)?

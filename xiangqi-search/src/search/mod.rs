@@ -114,6 +114,9 @@ pub(crate) struct Worker<E: Evaluator> {
     // History and counter moves by piece and target point; 128 columns rather than 90, so
     // that a move's 7-bit target indexes them without a bounds check.
     history: Box<[[i32; 128]; 14]>,
+    /// Continuation histories: for a move (piece, target) made one or two plies before,
+    /// the history of each reply (piece, target); see [`movepick::ContinuationHistory`].
+    cont_history: Box<movepick::ContinuationHistory>,
     counter: Box<[[Option<Move>; 128]; 14]>,
     lmr: Box<[[u8; 64]; 64]>,
     pub root_moves: Vec<RootMove>,
@@ -168,6 +171,7 @@ impl<E: Evaluator> Worker<E> {
             pv_len: Box::new([0; MAX_PLY + 1]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             history: Box::new([[0; 128]; 14]),
+            cont_history: movepick::ContinuationHistory::new_boxed(),
             counter: Box::new([[None; 128]; 14]),
             lmr,
             root_moves: Vec::new(),
@@ -183,6 +187,7 @@ impl<E: Evaluator> Worker<E> {
     /// Forgets the histories (new game).
     pub fn clear(&mut self) {
         *self.history = [[0; 128]; 14];
+        self.cont_history.clear();
         *self.counter = [[None; 128]; 14];
         *self.killers = [[None; 2]; MAX_PLY + 2];
     }
@@ -230,6 +235,7 @@ impl<E: Evaluator> Worker<E> {
                 *h /= 2;
             }
         }
+        self.cont_history.halve();
         self.root_moves = root_moves
             .iter()
             .map(|&mv| RootMove {

@@ -21,6 +21,79 @@ pub(super) const HISTORY_MAX: i32 = 16_384;
 /// that a move's 7-bit target indexes them without a bounds check.
 pub(super) type History = [[i32; 128]; 14];
 
+/// One move's slot in the history tables: piece index (0..14) and target point.
+pub(super) const MOVE_SLOTS: usize = 14 * 128;
+
+/// Continuation histories: how well each quiet reply (piece, target) has done after a
+/// given move (piece, target) one or two plies before. A move's worth depends on what was
+/// just played far more than the plain history (by piece and target alone) can say; one
+/// table serves both distances, as the pairs seen at each rarely collide.
+pub(super) struct ContinuationHistory {
+    table: Box<[i16]>,
+}
+
+/// The part of [`ContinuationHistory`] that follows one earlier move.
+pub(super) type ContinuationRow<'a> = Option<&'a [i16; MOVE_SLOTS]>;
+
+impl ContinuationHistory {
+    /// A zeroed table (6.4 MB), allocated once per worker.
+    pub(super) fn new_boxed() -> Box<ContinuationHistory> {
+        Box::new(ContinuationHistory {
+            table: vec![0; MOVE_SLOTS * MOVE_SLOTS].into_boxed_slice(),
+        })
+    }
+
+    /// Forgets everything (new game).
+    pub(super) fn clear(&mut self) {
+        self.table.fill(0);
+    }
+
+    /// Halves every entry (between searches: old knowledge counts less).
+    pub(super) fn halve(&mut self) {
+        for h in self.table.iter_mut() {
+            *h /= 2;
+        }
+    }
+
+    /// The replies' row after the move with slot `slot`.
+    #[inline]
+    pub(super) fn row(&self, slot: usize) -> &[i16; MOVE_SLOTS] {
+        let start = slot * MOVE_SLOTS;
+        self.table[start..start + MOVE_SLOTS]
+            .try_into()
+            .expect("a row is MOVE_SLOTS long")
+    }
+
+    /// The entry of reply `reply` after the move with slot `slot`.
+    #[inline]
+    pub(super) fn entry_mut(&mut self, slot: usize, reply: usize) -> &mut i16 {
+        &mut self.table[slot * MOVE_SLOTS + reply]
+    }
+}
+
+/// The slot of a move of piece index `piece` to point `to`.
+#[inline]
+pub(super) fn move_slot(piece: usize, to: usize) -> usize {
+    piece * 128 + to
+}
+
+/// A quiet move's ordering score: its history and its continuation histories after the
+/// moves one and two plies before.
+#[inline]
+pub(super) fn quiet_score(
+    history: &History,
+    cont: &[ContinuationRow; 2],
+    piece: usize,
+    to: usize,
+) -> i32 {
+    let slot = move_slot(piece, to);
+    let mut s = history[piece][to];
+    for row in cont.iter().flatten() {
+        s += row[slot] as i32;
+    }
+    s
+}
+
 impl<E: Evaluator> Worker<E> {
     /// The killer and counter moves of `ply`, tried before the other quiet moves.
     #[inline]
@@ -173,6 +246,7 @@ impl MovePicker {
         &mut self,
         pos: &mut Position,
         history: &History,
+        cont: &[ContinuationRow; 2],
         p: &Params,
         skip_quiets: impl Fn() -> bool,
     ) -> Option<(Move, i32)> {
@@ -277,7 +351,7 @@ impl MovePicker {
                     for &q in &list[first..] {
                         self.scores.push(if p.history {
                             let piece = pos.piece_at(q.from()).map_or(0, |x| x.index());
-                            history[piece][q.to().index()]
+                            quiet_score(history, cont, piece, q.to().index())
                         } else {
                             0
                         });

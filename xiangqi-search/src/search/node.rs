@@ -1,7 +1,7 @@
 //! The full-width node search: principal variation search with its pruning, reductions
 //! and extensions.
 
-use super::movepick::{MovePicker, COUNTER, GOOD_CAPTURE, HISTORY_MAX};
+use super::movepick::{move_slot, ContinuationRow, MovePicker, COUNTER, GOOD_CAPTURE, HISTORY_MAX};
 use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60, TB_BOUND};
 use crate::see::see_ge;
 use crate::tt::{score_from_tt, score_to_tt, Bound};
@@ -159,6 +159,7 @@ impl<E: Evaluator> Worker<E> {
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut picker =
             MovePicker::new(tt_move, self.order_hints(shared, ply), pv_node || depth > 8);
+        let cont_slots = self.continuation_slots(shared, ply);
         let futility_base = static_eval + 120 + 110 * depth;
         // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
         // and the counter move are dropped (when not in check, and only once some move has
@@ -177,7 +178,12 @@ impl<E: Evaluator> Worker<E> {
                     && best_score > -MATE_BOUND
                     && ply > 0
             };
-            let Some((m, order)) = picker.next(&mut self.pos, &self.history, p, skip_quiets) else {
+            let cont: [ContinuationRow; 2] = [
+                cont_slots[0].map(|s| self.cont_history.row(s)),
+                cont_slots[1].map(|s| self.cont_history.row(s)),
+            ];
+            let Some((m, order)) = picker.next(&mut self.pos, &self.history, &cont, p, skip_quiets)
+            else {
                 break;
             };
             let is_capture = self.pos.piece_at(m.to()).is_some();
@@ -244,7 +250,9 @@ impl<E: Evaluator> Worker<E> {
                         r -= 1;
                     }
                     if quiet && order < COUNTER {
-                        r -= order / 6000;
+                        // The history alone reaches 16,384, with the two continuation
+                        // histories three times that: the same reduction per table's worth.
+                        r -= order / if cont_slots[0].is_some() { 12_000 } else { 6_000 };
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
@@ -288,7 +296,7 @@ impl<E: Evaluator> Worker<E> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.update_quiet_stats(shared, ply, m, depth, &quiets);
+                            self.update_quiet_stats(shared, ply, m, depth, &quiets, cont_slots);
                         }
                         break;
                     }
@@ -330,6 +338,7 @@ impl<E: Evaluator> Worker<E> {
         best: Move,
         depth: i32,
         quiets: &[Move],
+        cont_slots: [Option<usize>; 2],
     ) {
         let p = shared.params;
         if p.killers && self.killers[ply][0] != Some(best) {
@@ -348,7 +357,31 @@ impl<E: Evaluator> Worker<E> {
                 let h = &mut self.history[pi][q.to().index()];
                 let b = if q == best { bonus } else { -bonus };
                 *h += b - *h * b.abs() / HISTORY_MAX;
+                let reply = move_slot(pi, q.to().index());
+                for slot in cont_slots.into_iter().flatten() {
+                    let c = self.cont_history.entry_mut(slot, reply);
+                    let v = *c as i32;
+                    // The same gravity formula keeps |v| below HISTORY_MAX, within i16.
+                    *c = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+                }
             }
         }
+    }
+
+    /// The continuation-history slots of the moves one and two plies before `ply` (`None`
+    /// for a null move, before the root, or with the feature off).
+    #[inline]
+    pub(super) fn continuation_slots(&self, shared: &Shared, ply: usize) -> [Option<usize>; 2] {
+        let mut slots = [None; 2];
+        if !shared.params.continuation_history {
+            return slots;
+        }
+        for (k, slot) in slots.iter_mut().enumerate() {
+            if ply > k {
+                let f = &self.frames[ply - 1 - k];
+                *slot = f.mv.map(|m| move_slot(f.piece as usize, m.to().index()));
+            }
+        }
+        slots
     }
 }
