@@ -34,11 +34,11 @@ pub mod zobrist;
 
 pub use fen::FenError;
 pub use game::{Game, GameEndReason, GameOutcome, COUNTED_CHECKS, MOVE_LIMIT_PLIES};
-pub use illegal::IllegalReason;
+pub use illegal::{IllegalMove, IllegalReason};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::NotationError;
 pub use outcome::{BoardOutcome, EndReason};
-pub use position::{IllegalMove, Position, Undo, START_FEN};
+pub use position::{Position, Undo, START_FEN};
 pub use rules::{judge_repetition, DrawReason, RepetitionVerdict, RuleSet, Violation};
 pub use setup::{Problems, Setup, SetupError};
 pub use square::{File, Rank, Square};
