@@ -12,7 +12,12 @@ mod fen;
 mod game;
 mod illegal;
 mod movegen;
+// A frozen copy of an old move generator, the reference the current one is checked against.
+// It lives with the tests, not in `src/`, and is compiled into test builds only; it is a
+// module of the library (not an integration test) because it reads the position's private
+// board arrays and the crate's tables, as the generator it was copied from did.
 #[cfg(test)]
+#[path = "../tests/frozen/movegen.rs"]
 mod movegen_frozen;
 mod moves;
 mod notation;
