@@ -75,15 +75,6 @@ const editor = new Editor(board, {
   },
 });
 
-// The page's parts in modules of their own, handed what they call back.
-const { renderEgtb, renderTrainer, judge, tableMove, watchTables, trainerNew, trainerRetry } = tablesPanel({
-  state, message, moveText, human, gameOver, play, refresh, startGame,
-});
-const { recordPath, recordMovesAt, addToRecord, followRecord, commonPrefix, promoteLine, deleteLine, chooseBranch, renderRecord } =
-  recordLines({ state, moveText, next, refresh, render });
-const { save, copyFen, load, pick } = gameFiles({ state, message, leaveEditor, refresh, review });
-const { redrawGraph, renderReview, graph } = scoreGraph({ state, review, recordPath, goTo });
-
 function message(text) {
   const m = $('message');
   m.hidden = !text;
@@ -119,6 +110,16 @@ function leaveEditor() {
   editor.close();
   $('editor-box').open = false;
 }
+
+// The page's parts in modules of their own, handed what they call back (after `human`, the
+// one of those that is not a hoisted function declaration).
+const { renderEgtb, renderTrainer, judge, tableMove, watchTables, trainerNew, trainerRetry } = tablesPanel({
+  state, message, moveText, human, gameOver, play, refresh, startGame,
+});
+const { recordPath, recordMovesAt, addToRecord, followRecord, commonPrefix, promoteLine, deleteLine, chooseBranch, renderRecord } =
+  recordLines({ state, moveText, next, refresh, render });
+const { save, copyFen, load, pick } = gameFiles({ state, message, leaveEditor, refresh, review });
+const { redrawGraph, renderReview, graph } = scoreGraph({ state, review, recordPath, goTo });
 
 // ---- Showing a position ----------------------------------------------------------------
 
