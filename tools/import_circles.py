@@ -12,6 +12,7 @@ each crate, one file building on those below it. A circle makes two files one un
 read, tested or moved only together; this check keeps a new one from creeping in.
 
     tools/import_circles.py [ROOT]      # ROOT: the repository (default: this script's parent)
+    tools/import_circles.py --self-test # finds a circle it is shown, and none where there is none
 
 Circles known and not yet untied are listed in `tools/import_circles.allow`, one a line (its
 files, space-separated): such a circle is reported and passes, as long as it holds exactly those
@@ -302,7 +303,44 @@ def allowed_circles(root):
     return {frozenset(line.split()) for line in lines if line.strip() and not line.startswith("#")}
 
 
+def self_test():
+    """A circle through `use crate::`, through `super::` and through a re-export is found; the
+    same files importing one way, and a child's test module using its parent, are not."""
+    import tempfile
+
+    cases = {
+        "circle": {"lib.rs": "mod a;\nmod b;\npub use a::A;\n",
+                   "a.rs": "use crate::b::B;\npub struct A(B);\n",
+                   "b.rs": "pub struct B;\nfn f(_: crate::A) {}\n"},
+        "one way": {"lib.rs": "mod a;\nmod b;\npub use a::A;\n",
+                    "a.rs": "use crate::b::B;\npub struct A(B);\n",
+                    "b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n"},
+        "mod.rs": {"lib.rs": "mod p;\n",
+                   "p/mod.rs": "mod q;\npub struct R;\nfn f() { q::g(); }\n",
+                   "p/q.rs": "pub fn g() -> super::R { super::R }\n"},
+    }
+    expected = {"circle": 1, "one way": 0, "mod.rs": 1}
+    for name, files in cases.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            for rel, text in files.items():
+                path = Path(tmp, "src", rel)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            crate = Crate("test", Path(tmp, "src", "lib.rs"))
+            succ = {}
+            for a, b in crate.edges():
+                succ.setdefault(a, []).append(b)
+            found = [c for c in strongly_connected([f.path for f in crate.files.values()], succ) if len(c) > 1]
+            if len(found) != expected[name]:
+                print(f"import_circles self-test {name!r}: {len(found)} circle(s), expected {expected[name]}")
+                return 1
+    print("import_circles self-test: ok")
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
     allowed = allowed_circles(root)
     seen_allowed = set()
