@@ -53,7 +53,7 @@ for t in "${targets[@]}"; do
     cargo +nightly fuzz run "$t" "$dir" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 >"$log" 2>&1 || rc=$?
     # INITED: the edges (cov) the corpus reaches, the figure fuzz/README.md tabulates.
-    grep -E "^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" "$log" || true
+    grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" "$log" || true
     if [ "$rc" -ne 0 ]; then
         tail -40 "$log" >&2
         rm -f "$log"
