@@ -54,6 +54,17 @@ pub struct Params {
     /// Continuation histories: quiet moves scored also by the move one and two plies
     /// before (ordering and reductions).
     pub continuation_history: bool,
+    /// Capture history: captures ordered also by how well the same capture (piece,
+    /// target, victim) has done.
+    pub capture_history: bool,
+    /// Correction history: the static evaluation corrected by how far searches of
+    /// positions with the same pawns, and with the same material, found it off.
+    pub correction_history: bool,
+    /// Singular extensions: the table's move is searched a ply deeper when every other
+    /// move fails well below its score (two plies when far below), a cutoff is taken
+    /// when others also beat beta (multi-cut), and it is searched a ply shallower when
+    /// its score alone was already above beta.
+    pub singular_extension: bool,
 }
 
 impl Default for Params {
@@ -78,6 +89,9 @@ impl Default for Params {
             mate_distance_pruning: true,
             iir: true,
             continuation_history: true,
+            capture_history: true,
+            correction_history: true,
+            singular_extension: true,
         }
     }
 }
@@ -104,6 +118,9 @@ impl Params {
         "mate_distance_pruning",
         "iir",
         "continuation_history",
+        "capture_history",
+        "correction_history",
+        "singular_extension",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -131,6 +148,9 @@ impl Params {
             "mate_distance_pruning" => &mut self.mate_distance_pruning,
             "iir" => &mut self.iir,
             "continuation_history" => &mut self.continuation_history,
+            "capture_history" => &mut self.capture_history,
+            "correction_history" => &mut self.correction_history,
+            "singular_extension" => &mut self.singular_extension,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

@@ -43,6 +43,7 @@ impl<E: Evaluator> Worker<E> {
                         (-INF, INF)
                     };
                 loop {
+                    self.root_depth = depth as i32;
                     let score = self.root_search(shared, depth as i32, alpha, beta, pv_idx);
                     self.root_moves[pv_idx..].sort_by(|a, b| {
                         b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score))

@@ -9,6 +9,7 @@
 //! holds the worker's state and what they all use: making and unmaking moves, evaluating,
 //! polling for a stop.
 
+mod correction;
 mod iterate;
 mod movepick;
 mod node;
@@ -87,6 +88,10 @@ struct Frame {
     piece: u8,
     static_eval: i32,
     null_done: bool,
+    /// The correction history's keys of the position at this ply.
+    corr_keys: correction::Keys,
+    /// The move left out of this ply's search (a singular extension's verification).
+    excluded: Option<Move>,
 }
 
 /// One search thread's state, kept between searches (histories age rather than reset).
@@ -117,10 +122,15 @@ pub(crate) struct Worker<E: Evaluator> {
     /// Continuation histories: for a move (piece, target) made one or two plies before,
     /// the history of each reply (piece, target); see [`movepick::ContinuationHistory`].
     cont_history: Box<movepick::ContinuationHistory>,
+    /// Capture history by piece index, target point and the victim's role.
+    capture_history: Box<movepick::CaptureHistory>,
+    correction: Box<correction::CorrectionHistory>,
     counter: Box<[[Option<Move>; 128]; 14]>,
     lmr: Box<[[u8; 64]; 64]>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
+    /// The depth of the iteration under way (bounds the extensions).
+    root_depth: i32,
     stopped: bool,
     pub tm: Option<TimeManager>,
     ponder_pending: bool,
@@ -172,10 +182,13 @@ impl<E: Evaluator> Worker<E> {
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             history: Box::new([[0; 128]; 14]),
             cont_history: movepick::ContinuationHistory::new_boxed(),
+            capture_history: Box::new([[[0; 7]; 128]; 14]),
+            correction: correction::CorrectionHistory::new_boxed(),
             counter: Box::new([[None; 128]; 14]),
             lmr,
             root_moves: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
             stopped: false,
             tm: None,
             ponder_pending: false,
@@ -188,6 +201,8 @@ impl<E: Evaluator> Worker<E> {
     pub fn clear(&mut self) {
         *self.history = [[0; 128]; 14];
         self.cont_history.clear();
+        *self.capture_history = [[[0; 7]; 128]; 14];
+        self.correction.clear();
         *self.counter = [[None; 128]; 14];
         *self.killers = [[None; 2]; MAX_PLY + 2];
     }
@@ -204,6 +219,7 @@ impl<E: Evaluator> Worker<E> {
     ) {
         self.pos = root.clone();
         self.eval.reset(root);
+        self.frames[0].corr_keys = correction::Keys::of(root);
         self.nodes = 0;
         self.tbhits = 0;
         self.tb_failed = false;
@@ -236,6 +252,9 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         self.cont_history.halve();
+        for h in self.capture_history.iter_mut().flatten().flatten() {
+            *h /= 2;
+        }
         self.root_moves = root_moves
             .iter()
             .map(|&mv| RootMove {
@@ -295,6 +314,18 @@ impl<E: Evaluator> Worker<E> {
         }
     }
 
+    /// The static evaluation `raw` of the position at `ply` with the correction history's
+    /// correction added (when that feature is on).
+    #[inline]
+    fn corrected_eval(&self, shared: &Shared, ply: usize, raw: i32) -> i32 {
+        if !shared.params.correction_history {
+            return raw;
+        }
+        let side = self.pos.side_to_move().index();
+        let c = self.correction.correction(side, self.frames[ply].corr_keys);
+        (raw + c).clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
     #[cold]
     fn table_failed(&mut self, shared: &Shared, e: xiangqi_egtb::FormatError) {
         let mut first = shared.tb_error.lock().unwrap_or_else(|p| p.into_inner());
@@ -309,8 +340,15 @@ impl<E: Evaluator> Worker<E> {
         if probes {
             shared.tt.prefetch(self.pos.key_after(m));
         }
+        let moved = self.pos.piece_at(m.from());
         self.frames[ply].mv = Some(m);
-        self.frames[ply].piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index() as u8);
+        self.frames[ply].piece = moved.map_or(0, |p| p.index() as u8);
+        if let Some(moved) = moved {
+            self.frames[ply + 1].corr_keys =
+                self.frames[ply]
+                    .corr_keys
+                    .after_move(m, moved, self.pos.piece_at(m.to()));
+        }
         self.eval.make_move(&self.pos, m);
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());

@@ -21,6 +21,31 @@ pub(super) const HISTORY_MAX: i32 = 16_384;
 /// that a move's 7-bit target indexes them without a bounds check.
 pub(super) type History = [[i32; 128]; 14];
 
+/// Capture history by piece index (0..14), target point and the victim's role (0..7).
+pub(super) type CaptureHistory = [[[i32; 7]; 128]; 14];
+
+/// The tables the ordering of one node reads.
+pub(super) struct OrderTables<'a> {
+    /// The quiet moves' history.
+    pub history: &'a History,
+    /// The continuation histories after the moves one and two plies before.
+    pub cont: [ContinuationRow<'a>; 2],
+    /// The captures' history, when that feature is on.
+    pub captures: Option<&'a CaptureHistory>,
+}
+
+/// A capture's ordering score within its stage: MVV-LVA, moved by its capture history.
+#[inline]
+pub(super) fn capture_score(pos: &Position, m: Move, captures: Option<&CaptureHistory>) -> i32 {
+    let base = mvv_lva(pos, m);
+    match (captures, pos.piece_at(m.to()), pos.piece_at(m.from())) {
+        (Some(h), Some(victim), Some(attacker)) => {
+            base + h[attacker.index()][m.to().index()][victim.role.index()] / 4
+        }
+        _ => base,
+    }
+}
+
 /// One move's slot in the history tables: piece index (0..14) and target point.
 pub(super) const MOVE_SLOTS: usize = 14 * 128;
 
@@ -245,8 +270,7 @@ impl MovePicker {
     pub(super) fn next(
         &mut self,
         pos: &mut Position,
-        history: &History,
-        cont: &[ContinuationRow; 2],
+        tables: &OrderTables,
         p: &Params,
         skip_quiets: impl Fn() -> bool,
     ) -> Option<(Move, i32)> {
@@ -272,7 +296,7 @@ impl MovePicker {
                         // SEE only when it is picked (most nodes cut off before), and then
                         // demoted if it loses.
                         for &c in list.iter() {
-                            scores.push(GOOD_CAPTURE + mvv_lva(pos, c));
+                            scores.push(GOOD_CAPTURE + capture_score(pos, c, tables.captures));
                         }
                     }
                     let idx = self.idx;
@@ -351,7 +375,7 @@ impl MovePicker {
                     for &q in &list[first..] {
                         self.scores.push(if p.history {
                             let piece = pos.piece_at(q.from()).map_or(0, |x| x.index());
-                            quiet_score(history, cont, piece, q.to().index())
+                            quiet_score(tables.history, &tables.cont, piece, q.to().index())
                         } else {
                             0
                         });

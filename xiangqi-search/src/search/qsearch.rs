@@ -48,21 +48,27 @@ impl<E: Evaluator> Worker<E> {
         let stand_pat;
         // Whether the stand-pat is only a bound from lazy evaluation (not to be stored).
         let mut lazy = false;
+        // The evaluation as the evaluator gives it (what the table keeps).
+        let mut raw_eval = 0;
         if !in_check {
-            stand_pat = match tte {
+            // The correction history's shift, known before evaluating so that a lazy
+            // evaluation's window can be shifted the other way.
+            let shift = self.corrected_eval(shared, ply, 0);
+            raw_eval = match tte {
                 Some(e) => e.eval,
                 None if shared.noise == 0 => {
                     let s = self
                         .eval
-                        .evaluate_bounded(&self.pos, Score(alpha), Score(beta))
+                        .evaluate_bounded(&self.pos, Score(alpha - shift), Score(beta - shift))
                         .0
                         .clamp(-EVAL_MAX, EVAL_MAX);
                     // A bound is outside the window: at most alpha or at least beta.
-                    lazy = s <= alpha || s >= beta;
+                    lazy = s <= alpha - shift || s >= beta - shift;
                     s
                 }
                 None => self.evaluate(shared),
             };
+            stand_pat = (raw_eval + shift).clamp(-EVAL_MAX, EVAL_MAX);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -136,7 +142,7 @@ impl<E: Evaluator> Worker<E> {
                 key,
                 best_move,
                 score_to_tt(best, ply),
-                if in_check { 0 } else { stand_pat },
+                if in_check { 0 } else { raw_eval },
                 0,
                 bound,
             );
