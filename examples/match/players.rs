@@ -248,6 +248,10 @@ impl EngineSpec {
                         spec.params.set(f, false)?;
                     }
                 }
+                _ if k.starts_with("tune.") => {
+                    let n: i32 = v.parse().map_err(|_| format!("{k}={v}: not a number"))?;
+                    spec.params.tune.set(&k["tune.".len()..], n)?;
+                }
                 _ => match k.strip_prefix("option.") {
                     Some(o) => spec.options.push((o.to_string(), v.to_string())),
                     None => return Err(format!("engine spec: unknown key `{k}`")),

@@ -290,6 +290,11 @@ impl Core {
             Change::Hash => Some(Box::new(move |s| s.set_hash_size(o.hash_mb))),
             Change::Threads => Some(Box::new(move |s| s.set_threads(o.threads))),
             Change::MultiPv => Some(Box::new(move |s| s.set_multipv(o.multipv))),
+            Change::Tunables => Some(Box::new(move |s| {
+                let mut params = s.params().clone();
+                params.tune = o.tunables;
+                s.set_params(params);
+            })),
             Change::Strength => Some(Box::new(move |s| worker::apply_strength(s, &o))),
             Change::Rules => Some(Box::new(move |s| worker::apply_rules(s, &o))),
             Change::Evaluator => Some(Box::new(move |s| worker::apply_evaluator(s, &o))),

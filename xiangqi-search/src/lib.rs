@@ -11,6 +11,7 @@ mod see;
 mod tablebase;
 mod time;
 mod tt;
+mod tune;
 
 pub use level::Level;
 pub use params::Params;
@@ -19,6 +20,7 @@ pub use see::{see, see_ge, see_value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+pub use tune::{TunableSpec, Tunables};
 // `web_time` is `std::time` on native targets; in a browser it reads `performance.now()`
 // (std's `Instant::now` panics on wasm32-unknown-unknown).
 pub use tablebase::{TB_WIN, TB_WIN_BOUND};

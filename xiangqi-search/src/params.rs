@@ -1,5 +1,7 @@
 //! Switches for every search feature, so that each one's worth can be measured by
-//! self-play (the match example's `--a-off` / `--b-off` options).
+//! self-play (the match example's `off=` key), and the numeric constants ([`Tunables`]).
+
+use crate::Tunables;
 
 /// Which search features are on. [`Params::default`] turns everything on.
 ///
@@ -65,6 +67,8 @@ pub struct Params {
     /// when others also beat beta (multi-cut), and it is searched a ply shallower when
     /// its score alone was already above beta.
     pub singular_extension: bool,
+    /// The numeric constants (margins, reductions, bonuses), for tuning.
+    pub tune: Tunables,
 }
 
 impl Default for Params {
@@ -92,6 +96,7 @@ impl Default for Params {
             capture_history: true,
             correction_history: true,
             singular_extension: true,
+            tune: Tunables::default(),
         }
     }
 }

@@ -35,7 +35,7 @@ impl<E: Evaluator> Worker<E> {
             }
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 25;
+                let mut delta = shared.params.tune.aspiration_delta;
                 let (mut alpha, mut beta) =
                     if shared.params.aspiration && depth >= 5 && prev.abs() < TB_BOUND {
                         ((prev - delta).max(-INF), (prev + delta).min(INF))

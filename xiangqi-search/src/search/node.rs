@@ -30,6 +30,7 @@ impl<E: Evaluator> Worker<E> {
             };
         }
         let p = shared.params;
+        let t = &p.tune;
         let Some(in_check) = self.enter_node(shared, ply) else {
             return 0;
         };
@@ -101,9 +102,9 @@ impl<E: Evaluator> Worker<E> {
         if !in_check && !pv_node && excluded.is_none() {
             // Reverse futility: far above beta at low depth, trust the static evaluation.
             if p.reverse_futility
-                && depth <= 7
+                && depth <= t.rfp_depth
                 && beta.abs() < TB_BOUND
-                && static_eval - 90 * (depth - improving as i32) >= beta
+                && static_eval - t.rfp_margin * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
@@ -120,7 +121,9 @@ impl<E: Evaluator> Worker<E> {
                 && attackers > 0
                 && beta.abs() < TB_BOUND
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = t.nmp_base
+                    + depth / t.nmp_depth_div
+                    + ((static_eval - beta) / t.nmp_eval_div).min(3);
                 self.frames[ply].mv = None;
                 self.frames[ply + 1].null_done = true;
                 self.frames[ply + 1].corr_keys = self.frames[ply].corr_keys;
@@ -175,12 +178,12 @@ impl<E: Evaluator> Worker<E> {
         let mut picker =
             MovePicker::new(tt_move, self.order_hints(shared, ply), pv_node || depth > 8);
         let cont_slots = self.continuation_slots(shared, ply);
-        let futility_base = static_eval + 120 + 110 * depth;
+        let futility_base = static_eval + t.futility_base + t.futility_per_depth * depth;
         // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
         // and the counter move are dropped (when not in check, and only once some move has
         // scored above a mate; checked where it applies).
         let lmp_allowed = p.late_move_pruning && depth <= 8 && !pv_node;
-        let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+        let lmp_limit = (t.lmp_base + depth * depth) / (2 - improving as i32);
 
         loop {
             // Below depth 3, late move pruning may drop the first quiet move picked, and with
@@ -230,7 +233,7 @@ impl<E: Evaluator> Worker<E> {
                     && is_capture
                     && depth <= 6
                     && order < GOOD_CAPTURE
-                    && !see_ge(&mut self.pos, m, -90 * depth)
+                    && !see_ge(&mut self.pos, m, -t.see_capture_margin * depth)
                 {
                     futile = true;
                 }
@@ -246,13 +249,13 @@ impl<E: Evaluator> Worker<E> {
             if p.singular_extension && Some(m) == tt_move && excluded.is_none() && ply > 0 {
                 if let Some(e) = tte {
                     let tt_score = score_from_tt(e.score, ply);
-                    if depth >= 7
+                    if depth >= t.singular_depth
                         && e.depth >= depth - 3
                         && e.bound != Bound::Upper
                         && tt_score.abs() < TB_BOUND
                         && (ply as i32) < 2 * self.root_depth
                     {
-                        let singular_beta = tt_score - 2 * depth;
+                        let singular_beta = tt_score - t.singular_beta_mult * depth;
                         self.frames[ply].excluded = Some(m);
                         let v = self.negamax(
                             shared,
@@ -268,11 +271,12 @@ impl<E: Evaluator> Worker<E> {
                             return 0;
                         }
                         if v < singular_beta {
-                            singular_ext = if !pv_node && v < singular_beta - 30 {
-                                2
-                            } else {
-                                1
-                            };
+                            singular_ext =
+                                if !pv_node && v < singular_beta - t.singular_double_margin {
+                                    2
+                                } else {
+                                    1
+                                };
                         } else if singular_beta >= beta {
                             // Multi-cut: another move beats beta too.
                             return singular_beta;
@@ -323,9 +327,9 @@ impl<E: Evaluator> Worker<E> {
                         // histories three times that: the same reduction per table's worth.
                         r -= order
                             / if cont_slots[0].is_some() {
-                                12_000
+                                t.lmr_history_div
                             } else {
-                                6_000
+                                t.lmr_history_div / 2
                             };
                     }
                     r = r.min(new_depth - 1).max(0);
@@ -375,7 +379,7 @@ impl<E: Evaluator> Worker<E> {
                             self.update_quiet_stats(shared, ply, m, depth, &quiets, cont_slots);
                         }
                         if p.capture_history {
-                            self.update_capture_stats(m, is_capture, depth, &captures);
+                            self.update_capture_stats(shared, m, is_capture, depth, &captures);
                         }
                         break;
                     }
@@ -454,7 +458,7 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         if p.history {
-            let bonus = (depth * depth * 16).min(1600);
+            let bonus = (depth * depth * p.tune.history_bonus_mult).min(p.tune.history_bonus_max);
             for &q in quiets {
                 let pi = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
                 let h = &mut self.history[pi][q.to().index()];
@@ -475,12 +479,14 @@ impl<E: Evaluator> Worker<E> {
     /// punishes the captures tried before it that did not cut off.
     fn update_capture_stats(
         &mut self,
+        shared: &Shared,
         best: Move,
         best_is_capture: bool,
         depth: i32,
         tried: &[Move],
     ) {
-        let bonus = (depth * depth * 16).min(1600);
+        let t = &shared.params.tune;
+        let bonus = (depth * depth * t.history_bonus_mult).min(t.history_bonus_max);
         for &c in tried {
             let (Some(attacker), Some(victim)) =
                 (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))

@@ -103,7 +103,8 @@ impl<E: Evaluator> Worker<E> {
             any = true;
             if !in_check {
                 let v = role_of(&self.pos, m.to()).map_or(0, see_value);
-                if p.delta_pruning && stand_pat + v + 200 <= alpha && v < 10_000 {
+                if p.delta_pruning && stand_pat + v + p.tune.qs_delta_margin <= alpha && v < 10_000
+                {
                     // The captures come most valuable victim first and alpha only rises:
                     // every capture left would be pruned too.
                     break;
