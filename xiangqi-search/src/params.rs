@@ -67,6 +67,9 @@ pub struct Params {
     /// when others also beat beta (multi-cut), and it is searched a ply shallower when
     /// its score alone was already above beta.
     pub singular_extension: bool,
+    /// ProbCut: at a node well above beta, a capture whose shallow search beats beta by a
+    /// margin cuts the node off without the full-depth search.
+    pub probcut: bool,
     /// The numeric constants (margins, reductions, bonuses), for tuning.
     pub tune: Tunables,
 }
@@ -96,6 +99,7 @@ impl Default for Params {
             capture_history: true,
             correction_history: true,
             singular_extension: true,
+            probcut: true,
             tune: Tunables::default(),
         }
     }
@@ -126,6 +130,7 @@ impl Params {
         "capture_history",
         "correction_history",
         "singular_extension",
+        "probcut",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -156,6 +161,7 @@ impl Params {
             "capture_history" => &mut self.capture_history,
             "correction_history" => &mut self.correction_history,
             "singular_extension" => &mut self.singular_extension,
+            "probcut" => &mut self.probcut,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

@@ -120,6 +120,10 @@ tunables! {
     singular_beta_mult: 2, 1..=6, 1;
     /// Singular extensions: two plies when the other moves fail this far below the bound.
     singular_double_margin: 30, 0..=120, 6;
+    /// ProbCut: the margin above beta a capture's shallow search must beat.
+    probcut_margin: 200, 80..=400, 15;
+    /// ProbCut: the shallowest node that tries it.
+    probcut_depth: 5, 3..=10, 1;
     /// Aspiration windows: the first half-width in centipawns.
     aspiration_delta: 25, 8..=60, 3;
     /// Quiescence delta pruning: a capture is skipped when even this much more than the

@@ -114,8 +114,8 @@ impl CorrectionHistory {
         (self.pawns[side][p] as i32 + self.material[side][m] as i32) / (2 * GRAIN)
     }
 
-    /// Moves the entries for `keys` towards `error` (the search's score less the corrected
-    /// static evaluation, in centipawns), the more the deeper the search (`depth`).
+    /// Moves the entries for `keys` towards `error` (the search's score less the
+    /// evaluator's own value, in centipawns), the more the deeper the search (`depth`).
     #[inline]
     pub(super) fn update(&mut self, side: usize, keys: Keys, error: i32, depth: i32) {
         let (p, m) = Self::slots(keys);

@@ -6,7 +6,7 @@ use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60, TB_BOUND};
 use crate::see::see_ge;
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use arrayvec::ArrayVec;
-use xiangqi_core::{Move, Role};
+use xiangqi_core::{Move, MoveList, Role};
 use xiangqi_eval::Evaluator;
 
 impl<E: Evaluator> Worker<E> {
@@ -161,6 +161,56 @@ impl<E: Evaluator> Worker<E> {
                     } else {
                         return if s >= TB_BOUND { beta } else { s };
                     }
+                }
+            }
+        }
+
+        // ProbCut: a capture that beats beta by a margin in a search four plies shallower
+        // (and first in quiescence, which is cheap) almost surely beats beta at full depth.
+        // Not where the table already says a search nearly this deep stayed below the mark.
+        let probcut_beta = beta + t.probcut_margin;
+        if p.probcut
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= t.probcut_depth
+            && beta.abs() < TB_BOUND
+            && !tte
+                .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta)
+        {
+            let mut captures = MoveList::new();
+            self.pos.legal_captures_into(&mut captures);
+            for &m in captures.iter() {
+                if !see_ge(&mut self.pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                let u = self.make(shared, m, ply, true);
+                let mut s = -self.qsearch(shared, -probcut_beta, -probcut_beta + 1, ply + 1);
+                if s >= probcut_beta {
+                    s = -self.negamax(
+                        shared,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        !cut_node,
+                        false,
+                    );
+                }
+                self.unmake(m, u);
+                if self.stopped {
+                    return 0;
+                }
+                if s >= probcut_beta {
+                    shared.tt.store(
+                        key,
+                        Some(m),
+                        score_to_tt(s, ply),
+                        raw_eval.max(-MATE_BOUND),
+                        depth - 3,
+                        Bound::Lower,
+                    );
+                    return s;
                 }
             }
         }
@@ -414,7 +464,9 @@ impl<E: Evaluator> Worker<E> {
         };
         // The correction history learns from a quiet node whose score says where the true
         // value lies relative to the static evaluation (a fail-high above it, a fail-low
-        // below it, or an exact score).
+        // below it, or an exact score). Its entries move towards the whole error of the
+        // evaluator's own value (not of the corrected one, which would pull a right
+        // correction back towards zero).
         if p.correction_history
             && !in_check
             && best_move.is_none_or(|m| self.pos.piece_at(m.to()).is_none())
@@ -425,7 +477,7 @@ impl<E: Evaluator> Worker<E> {
             let side = self.pos.side_to_move().index();
             let keys = self.frames[ply].corr_keys;
             self.correction
-                .update(side, keys, best_score - static_eval, depth);
+                .update(side, keys, best_score - raw_eval, depth);
         }
         shared.tt.store(
             key,
