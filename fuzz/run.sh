@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 20) on its committed corpus, one after the
-# other, and fails on any finding (a crash, a failed check, a timeout over 10 s, more than
-# 2 GB of memory); libFuzzer leaves the input that found it in artifacts/<target>/.
-# New inputs that reach new code go into corpus/<target>/ (`cargo fuzz cmin` keeps it small).
-# SECONDS 0 replays the committed corpora only, fuzzing nothing new: what CI runs, so that
-# it fails on a regression, never on a finding that chance brings to one run and not another.
+# Runs every fuzz target for SECONDS (default 20) on its corpus, one after the other, and
+# fails on any finding (a crash, a failed check, a timeout over 10 s, more than 2 GB of
+# memory); libFuzzer leaves the input that found it in artifacts/<target>/.
+#
+# The corpora are committed as one archive a target, corpus/<target>.tar.xz (thousands of
+# small files would flood the source tree); each is unpacked into target/fuzz-corpus/<target>/
+# (at the repository's root, or $FUZZ_CORPUS_DIR/<target>/) before its target runs. New inputs
+# that reach new code go there; fuzz/pack.sh minimises that folder and writes the archive back.
+# SECONDS 0 replays the corpora only, fuzzing nothing new: a run that fails on a regression,
+# never on a finding that chance brings to one run and not another.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]
 #
@@ -29,10 +33,16 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(cargo +nightly fuzz list)
 fi
+corpora="${FUZZ_CORPUS_DIR:-../target/fuzz-corpus}"
 cargo +nightly fuzz build
 for t in "${targets[@]}"; do
-    mkdir -p "corpus/$t"
-    echo "fuzz/run.sh: $t, ${secs} s (0: the corpus only)"
+    dir="$corpora/$t"
+    mkdir -p "$dir"
+    # Unpacked over what is there: inputs a longer local run added stay until pack.sh.
+    if [ -f "corpus/$t.tar.xz" ]; then
+        tar -xJf "corpus/$t.tar.xz" -C "$dir"
+    fi
+    echo "fuzz/run.sh: $t, ${secs} s (0: the corpus only), corpus $dir"
     log="$(mktemp)"
     rc=0
     if [ "$secs" = 0 ]; then
@@ -40,9 +50,10 @@ for t in "${targets[@]}"; do
     else
         limit=(-max_total_time="$secs")
     fi
-    cargo +nightly fuzz run "$t" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
+    cargo +nightly fuzz run "$t" "$dir" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 >"$log" 2>&1 || rc=$?
-    grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|#[0-9]+ +DONE)" "$log" || true
+    # INITED: the edges (cov) the corpus reaches, the figure fuzz/README.md tabulates.
+    grep -E "^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" "$log" || true
     if [ "$rc" -ne 0 ]; then
         tail -40 "$log" >&2
         rm -f "$log"

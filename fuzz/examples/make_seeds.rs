@@ -2,14 +2,18 @@
 //! files, each game written by every writer (so the binary readers start from valid files),
 //! the perft suite's FENs, move texts in the three notations, and API bodies.
 //!
-//! `cargo run --example make_seeds` (in `fuzz/`); it adds to `corpus/<target>/`.
+//! `cargo run --example make_seeds` (in `fuzz/`); it adds to the unpacked corpora that
+//! `run.sh` fuzzes, `../target/fuzz-corpus/<target>/` (or `$FUZZ_CORPUS_DIR/<target>/`), and
+//! `pack.sh` puts what the campaign keeps into the committed archives.
 
 use std::fs;
 use std::path::Path;
 use xiangqi_records::{cbf, pgn, read, ubb, xqf};
 
 fn put(target: &str, name: &str, bytes: &[u8]) {
-    let dir = Path::new("corpus").join(target);
+    let root = std::env::var_os("FUZZ_CORPUS_DIR")
+        .map_or_else(|| Path::new("../target/fuzz-corpus").to_path_buf(), Into::into);
+    let dir = root.join(target);
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join(name), bytes).unwrap();
 }

@@ -5,7 +5,7 @@
 //! the river, the general would be left in check). The geometry here only names the reason:
 //! [`Position::is_legal`] stays the judge, and [`Position::illegal_reason`] asks it first.
 
-use crate::{Color, Move, Position, Role, Square};
+use crate::{Color, Move, Position, Role, Square, Undo};
 use core::fmt;
 
 /// The rule a move breaks. [`IllegalReason::code`] is a stable name for programs (a web
@@ -73,6 +73,23 @@ pub enum IllegalReason {
     /// The move would expose the mover's general to capture.
     ExposesGeneral,
 }
+
+/// A move that is not legal in the position it was offered to, and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move that was refused.
+    pub mv: Move,
+    /// The rule it breaks.
+    pub reason: IllegalReason,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}: {}", self.mv, self.reason)
+    }
+}
+
+impl core::error::Error for IllegalMove {}
 
 impl IllegalReason {
     /// A stable snake_case name of the reason (`horse_leg`, `exposes_general`, ...).
@@ -145,6 +162,36 @@ impl fmt::Display for IllegalReason {
 }
 
 impl Position {
+    /// Plays `m` if it is legal here; otherwise returns an error and leaves the position unchanged.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `m` is not a legal move in this position.
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        self.check_legal(m)?;
+        Ok(self.make_move(m))
+    }
+
+    /// `Ok` when `m` is legal here, else the error with the rule it breaks.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (with its [`IllegalReason`]) when `m` is not legal here.
+    pub fn check_legal(&self, m: Move) -> Result<(), IllegalMove> {
+        match self.illegal_reason(m) {
+            None => Ok(()),
+            Some(reason) => Err(IllegalMove { mv: m, reason }),
+        }
+    }
+
+    /// The position after `m`, or an error if `m` is illegal here.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `m` is not a legal move in this position.
+    pub fn after(&self, m: Move) -> Result<Position, IllegalMove> {
+        let mut p = self.clone();
+        p.play(m)?;
+        Ok(p)
+    }
+
     /// Why `m` is not legal here, or `None` when it is.
     ///
     /// ```

@@ -12,7 +12,12 @@ mod fen;
 mod game;
 mod illegal;
 mod movegen;
+// A frozen copy of an old move generator, the reference the current one is checked against.
+// It lives with the tests, not in `src/`, and is compiled into test builds only; it is a
+// module of the library (not an integration test) because it reads the position's private
+// board arrays and the crate's tables, as the generator it was copied from did.
 #[cfg(test)]
+#[path = "../tests/frozen/movegen.rs"]
 mod movegen_frozen;
 mod moves;
 mod notation;
@@ -34,11 +39,11 @@ pub mod zobrist;
 
 pub use fen::FenError;
 pub use game::{Game, GameEndReason, GameOutcome, COUNTED_CHECKS, MOVE_LIMIT_PLIES};
-pub use illegal::IllegalReason;
+pub use illegal::{IllegalMove, IllegalReason};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::NotationError;
 pub use outcome::{BoardOutcome, EndReason};
-pub use position::{IllegalMove, Position, Undo, START_FEN};
+pub use position::{Position, Undo, START_FEN};
 pub use rules::{judge_repetition, DrawReason, RepetitionVerdict, RuleSet, Violation};
 pub use setup::{Problems, Setup, SetupError};
 pub use square::{File, Rank, Square};

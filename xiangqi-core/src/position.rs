@@ -3,7 +3,7 @@
 use crate::setup::{Problems, Setup, SetupError};
 use crate::tables::SQUARE_BITS;
 use crate::zobrist::{piece_key_raw, side_key};
-use crate::{Color, IllegalReason, Move, Piece, Role, Square};
+use crate::{Color, Move, Piece, Role, Square};
 use core::fmt;
 
 /// The length of [`Position`]'s board array: every `u8` index is in it.
@@ -432,36 +432,6 @@ impl Position {
         self.st = undo.st;
     }
 
-    /// Plays `m` if it is legal here; otherwise returns an error and leaves the position unchanged.
-    ///
-    /// # Errors
-    /// [`IllegalMove`] when `m` is not a legal move in this position.
-    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
-        self.check_legal(m)?;
-        Ok(self.make_move(m))
-    }
-
-    /// `Ok` when `m` is legal here, else the error with the rule it breaks.
-    ///
-    /// # Errors
-    /// [`IllegalMove`] (with its [`IllegalReason`]) when `m` is not legal here.
-    pub fn check_legal(&self, m: Move) -> Result<(), IllegalMove> {
-        match self.illegal_reason(m) {
-            None => Ok(()),
-            Some(reason) => Err(IllegalMove { mv: m, reason }),
-        }
-    }
-
-    /// The position after `m`, or an error if `m` is illegal here.
-    ///
-    /// # Errors
-    /// [`IllegalMove`] when `m` is not a legal move in this position.
-    pub fn after(&self, m: Move) -> Result<Position, IllegalMove> {
-        let mut p = self.clone();
-        p.play(m)?;
-        Ok(p)
-    }
-
     /// The same position mirrored top-bottom with colours swapped (red becomes black).
     pub fn swap_colors(&self) -> Position {
         let mut setup = Setup::empty()
@@ -499,22 +469,15 @@ impl core::hash::Hash for Position {
     }
 }
 
-/// A move that is not legal in the position it was offered to, and why.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The move that was refused.
-    pub mv: Move,
-    /// The rule it breaks.
-    pub reason: IllegalReason,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {}: {}", self.mv, self.reason)
+impl Setup {
+    /// Validates this setup into a position; see [`Position::from_setup`].
+    ///
+    /// # Errors
+    /// Every rule the setup breaks, as a [`SetupError`].
+    pub fn build(self) -> Result<Position, SetupError> {
+        Position::from_setup(&self, Problems::empty())
     }
 }
-
-impl core::error::Error for IllegalMove {}
 
 /// Shows the board as red sees it, rank 9 at the top, with ranks and files labelled, then the FEN.
 impl fmt::Display for Position {

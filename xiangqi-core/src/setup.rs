@@ -74,14 +74,6 @@ impl Setup {
         self
     }
 
-    /// Validates this setup into a position; see [`Position::from_setup`](crate::Position::from_setup).
-    ///
-    /// # Errors
-    /// Every rule the setup breaks, as a [`SetupError`].
-    pub fn build(self) -> Result<crate::Position, SetupError> {
-        crate::Position::from_setup(&self, Problems::empty())
-    }
-
     /// Every problem that stops this setup from being a legal xiangqi position.
     pub fn problems(&self) -> Problems {
         let mut p = Problems::empty();

@@ -4,10 +4,12 @@
 //! one `xiangqi-egtb generate` per ending once the smaller ones are in the folder.
 
 use crate::format::{is_usable, table_path, write_table, FormatError, TableFile};
-use crate::generate::{generate, GenerateError, Progress, TableData};
+use crate::generate::{generate, Progress};
 use crate::material::Material;
+use crate::retro::GenerateError;
 use crate::sets::with_dependencies;
 use crate::stats::{table_stats, TableStats};
+use crate::table::TableData;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -25,10 +25,10 @@
 //! All numbers little-endian. Invalid positions (which no legal position maps to) take the
 //! value before them, which compresses better and is never read.
 
-use crate::generate::{TableData, INVALID, UNKNOWN};
 use crate::index::Layout;
 use crate::material::Material;
 use crate::platform::{self, RandomAccess};
+use crate::table::{Rules, TableData, INVALID, UNKNOWN};
 use crate::value::RULE_FLAG;
 use rayon::prelude::*;
 use std::fmt;
@@ -55,17 +55,6 @@ const LEVEL: i32 = 9;
 const SMALL_LEVEL: i32 = 15;
 /// The largest table, in positions a side, written at [`SMALL_LEVEL`].
 const SMALL_TABLE: usize = 1 << 19;
-
-/// The rules a table obeys.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Rules {
-    /// Every endless line is a draw: exact for tables where one side cannot attack (it
-    /// cannot check, so no perpetual check or chase can decide a game).
-    Naive,
-    /// The Asian rules: the perpetual checker loses.
-    Asian,
-}
 
 /// Whether a table file is there and readable by this build (its header checks out).
 pub fn is_usable(path: &Path) -> bool {

@@ -1,8 +1,9 @@
 //! Probing: a folder of table files, asked about positions.
 
-use crate::format::{table_path, FormatError, Rules, TableFile, BLOCK};
+use crate::format::{table_path, FormatError, TableFile, BLOCK};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::table::Rules;
 use crate::value::{Dtm, Wdl};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -46,8 +46,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::board::{Board, Moves};
-use crate::generate::{predecessors, Captures, GenerateError, INVALID, UNKNOWN};
 use crate::index::{Layout, NO_SQUARE};
+use crate::retro::{predecessors, Captures, GenerateError};
+use crate::table::{INVALID, UNKNOWN};
 use crate::value::{Wdl, MAX_RANK, RULE_FLAG, RULE_WIN};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};

@@ -1,7 +1,7 @@
 //! Each table's statistics, written beside it as JSON.
 
-use crate::generate::{TableData, INVALID};
 use crate::index::{Layout, Placement, NO_SQUARE};
+use crate::table::{TableData, INVALID};
 use crate::value::Dtm;
 use serde::{Deserialize, Serialize};
 use xiangqi_core::{Color, Piece, Position, Setup};
@@ -141,8 +141,8 @@ pub fn table_stats(data: &TableData, seconds: f64, file_bytes: u64) -> TableStat
         red: side_stats(Color::Red),
         black: side_stats(Color::Black),
         rules: match data.rules() {
-            crate::format::Rules::Naive => "naive",
-            crate::format::Rules::Asian => "asian",
+            crate::table::Rules::Naive => "naive",
+            crate::table::Rules::Asian => "asian",
         }
         .to_string(),
         seconds,

@@ -29,12 +29,12 @@
 //! on the algorithm (and is compared with FelicityEgtb and played out in the tests).
 
 use crate::format::FormatError;
-use crate::generate::TableData;
 use crate::index::{flip, oriented_pieces, Placement};
 use crate::material::Material;
 use crate::probe::Tablebase;
 use crate::rules;
 use crate::stats::{position_of, position_of_placement};
+use crate::table::TableData;
 use crate::value::{Dtm, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

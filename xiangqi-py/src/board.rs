@@ -298,17 +298,17 @@ impl Board {
     /// rank, the FEN's first row) down to rank 0, files a..i in each row: 0 empty, 1..=7 red
     /// king, advisor, elephant, horse, chariot, cannon, pawn, 8..=14 the same for black.
     fn piece_codes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &crate::batch::piece_codes(self.pos()))
+        PyBytes::new(py, &crate::encoding::piece_codes(self.pos()))
     }
 
     /// The legal moves as indices into the fixed move table (`move_table()`), ascending.
     fn legal_move_indices(&self) -> Vec<u16> {
-        crate::batch::legal_indices(self.pos())
+        crate::encoding::legal_indices(self.pos())
     }
 
     /// The legal moves as a 0/1 mask over the move table: `MOVE_TABLE_SIZE` bytes.
     fn legal_move_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &crate::batch::legal_mask(self.pos()))
+        PyBytes::new(py, &crate::encoding::legal_mask(self.pos()))
     }
 
     fn __str__(&self) -> String {

@@ -15,6 +15,7 @@
 
 mod batch;
 mod board;
+mod encoding;
 mod engine;
 mod errors;
 mod moves;
@@ -34,7 +35,7 @@ fn xiangqi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RED", true)?;
     m.add("BLACK", false)?;
     m.add("STARTING_FEN", xiangqi_core::START_FEN)?;
-    m.add("MOVE_TABLE_SIZE", batch::MOVE_TABLE_SIZE)?;
+    m.add("MOVE_TABLE_SIZE", encoding::MOVE_TABLE_SIZE)?;
     m.add_class::<moves::Move>()?;
     m.add_class::<moves::Piece>()?;
     m.add_class::<board::Board>()?;

@@ -94,7 +94,7 @@ impl Piece {
     /// The piece code of the batch encoding: 1..=7 red, 8..=14 black (0 is an empty point).
     #[getter]
     fn code(&self) -> u8 {
-        piece_code(self.0)
+        crate::encoding::piece_code(self.0)
     }
 
     fn __str__(&self) -> String {
@@ -104,12 +104,6 @@ impl Piece {
     fn __repr__(&self) -> String {
         format!("Piece({:?})", self.symbol())
     }
-}
-
-/// 1 + role index for red (king 1 .. pawn 7), 8 + role index for black.
-pub fn piece_code(piece: CorePiece) -> u8 {
-    let base = if piece.color == Color::Red { 1 } else { 8 };
-    base + piece.role.index() as u8
 }
 
 /// A move from one square to another, as ICCS/UCI writes it (`h2e2`).
@@ -144,7 +138,7 @@ impl Move {
     /// The move at `index` of the fixed move table (see `move_table()`).
     #[staticmethod]
     fn from_index(index: i64) -> PyResult<Move> {
-        crate::batch::move_at(index).map(Move)
+        crate::encoding::move_at(index).map(Move)
     }
 
     /// The ICCS/UCI text: `h2e2`.
@@ -170,7 +164,7 @@ impl Move {
     /// The move's index in the fixed move table, or `None` if no piece can ever move so.
     #[getter]
     fn index(&self) -> Option<u16> {
-        crate::batch::index_of(self.0)
+        crate::encoding::index_of(self.0)
     }
 
     /// The move mirrored left-right (file a <-> i).

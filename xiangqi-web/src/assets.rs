@@ -67,6 +67,26 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/review.js"),
     ),
     (
+        "tables.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/tables.js"),
+    ),
+    (
+        "lines.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/lines.js"),
+    ),
+    (
+        "files.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/files.js"),
+    ),
+    (
+        "scores.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/scores.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("../static/favicon.svg"),
@@ -104,5 +124,37 @@ pub async fn asset(Path(name): Path<String>) -> Response {
             format!("no asset {name:?}"),
         )
         .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+
+    /// The modules a script imports statically (`from './x.js'`), each by its file name.
+    fn static_imports(text: &str) -> Vec<&str> {
+        text.split("from './")
+            .skip(1)
+            .filter_map(|rest| rest.split('\'').next())
+            .collect()
+    }
+
+    /// A module added to `static/` and imported by the page, but not listed here, would be a
+    /// 404 in the served page while the static site (which copies the folder) works.
+    #[test]
+    fn every_module_the_page_imports_is_embedded() {
+        let served: Vec<&str> = FILES.iter().map(|(name, _, _)| *name).collect();
+        for (name, _, bytes) in FILES {
+            let Ok(text) = std::str::from_utf8(bytes) else {
+                continue;
+            };
+            for import in static_imports(text) {
+                assert!(
+                    served.contains(&import),
+                    "{name} imports {import}, which is not embedded"
+                );
+            }
+        }
+        assert!(static_imports("import { a } from './tables.js';") == ["tables.js"]);
     }
 }

@@ -1,16 +1,22 @@
 // The page: game state (a start FEN, the line of moves, the ply shown), the computer's
-// moves and hints, analysis, the move list, saving and loading. The server is stateless:
-// every call carries the start FEN and the moves.
+// moves and hints, analysis, the move list, and the wiring of the page's parts (the tables
+// and trainer, the record's lines, saving and loading, the score graph: modules of their
+// own, each handed the state and the actions it calls back). The server is stateless: every
+// call carries the start FEN and the moves.
 
 import * as api from './api.js';
 import { Board } from './board.js';
-import { setBar, drawGraph } from './graph.js';
+import { setBar } from './graph.js';
 import { t, setLang, getLang, reasonText, errorText, pieceText } from './i18n.js';
 import { Editor } from './editor.js';
 import { Review } from './review.js';
 import { pref, setPref, applyTheme, applyLook } from './prefs.js';
 import { playSound, setSound } from './sound.js';
-import { emptyRecord, fromGame, pathOf, childrenOf, addMove, lineThrough, promote, remove, treeEntries, NAG_MARKS } from './record.js';
+import { emptyRecord, NAG_MARKS } from './record.js';
+import { tablesPanel, pieces } from './tables.js';
+import { recordLines } from './lines.js';
+import { gameFiles } from './files.js';
+import { scoreGraph } from './scores.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -68,6 +74,15 @@ const editor = new Editor(board, {
     startGame(fen, mode ?? $('mode').value);
   },
 });
+
+// The page's parts in modules of their own, handed what they call back.
+const { renderEgtb, renderTrainer, judge, tableMove, watchTables, trainerNew, trainerRetry } = tablesPanel({
+  state, message, moveText, human, gameOver, play, refresh, startGame,
+});
+const { recordPath, recordMovesAt, addToRecord, followRecord, commonPrefix, promoteLine, deleteLine, chooseBranch, renderRecord } =
+  recordLines({ state, moveText, next, refresh, render });
+const { save, copyFen, load, pick } = gameFiles({ state, message, leaveEditor, refresh, review });
+const { redrawGraph, renderReview, graph } = scoreGraph({ state, review, recordPath, goTo });
 
 function message(text) {
   const m = $('message');
@@ -483,174 +498,7 @@ function redo() {
   goTo(state.cursor + 1);
 }
 
-// ---- Endgame tables and the trainer ---------------------------------------------------------
-
-/** "win in 7 plies", "draw", "loss in 6 plies", "win by the perpetual-check rule" in the
- * page's language. A value by the rule (`byRule`) has no distance. */
-function valueText(result, plies, byRule = false) {
-  if (result === 'draw') return t('tbDraw');
-  if (result !== 'win' && result !== 'loss') return '?';
-  if (byRule) return t(result === 'win' ? 'winByRule' : 'lossByRule');
-  const text = t(result === 'win' ? 'winIn' : 'lossIn', { n: plies });
-  return plies === 1 ? text.replace('1 plies', '1 ply') : text;
-}
-
-/** The table's verdict on the shown position, and each legal move's value (a click plays it). */
-function renderEgtb() {
-  const box = $('egtb-box');
-  const a = state.egtb;
-  // A game over for want of attackers needs no table to say so.
-  const deadDraw = state.shown.outcome?.reason === 'no_attacking_material';
-  const shown = a && !deadDraw && (a.status === 'ok' || (a.status === 'not_ready' && pieces(a.fen) <= 7));
-  box.hidden = !shown;
-  if (!shown) return;
-  $('egtb-name').textContent = getLang() === 'zh' ? `${a.name}` : `${a.name_en} (${a.name})`;
-  const verdict = $('egtb-verdict');
-  const host = $('egtb-moves');
-  host.replaceChildren();
-  if (a.status !== 'ok') {
-    verdict.textContent = `${t('egtbNotReady')} ${a.generating ? `(${a.generating.done}/${a.generating.of})` : ''}`;
-    verdict.dataset.result = '';
-    $('egtb-show-label').hidden = true;
-    return;
-  }
-  verdict.dataset.result = a.result;
-  verdict.dataset.plies = a.plies ?? '';
-  verdict.dataset.byRule = a.by_rule ? 'true' : '';
-  const colon = getLang() === 'zh' ? '：' : ': ';
-  verdict.textContent = `${t(a.side_to_move === 'red' ? 'redToMove' : 'blackToMove')}${colon}${valueText(a.result, a.plies, a.by_rule)}`;
-  // The trainer shows the moves' values only when asked: they give the answer away.
-  $('egtb-show-label').hidden = !state.trainer;
-  if (state.trainer && !$('egtb-show').checked) return;
-  const movable = !state.shown.outcome && human(state.shown.side_to_move) && !(state.cursor === state.line.length && gameOver());
-  for (const m of a.moves) {
-    const b = document.createElement('button');
-    b.className = `tb-move ${m.result || ''}${m.by_rule ? ' rule' : ''}`;
-    b.dataset.iccs = m.move.iccs;
-    b.dataset.result = m.result || '';
-    b.dataset.plies = m.plies ?? '';
-    b.dataset.byRule = m.by_rule ? 'true' : '';
-    b.disabled = !movable;
-    const val = document.createElement('span');
-    val.className = 'val';
-    val.textContent = valueText(m.result, m.plies, m.by_rule);
-    b.append(moveText(m.move), val);
-    b.addEventListener('click', () => play(m.move.iccs));
-    host.appendChild(b);
-  }
-}
-
-/** Pieces on the board of a FEN. */
-const pieces = (fen) => (fen.split(' ')[0].match(/[a-z]/gi) || []).length;
-
-/** In the trainer, what the player's move `iccs` did to the win: kept it at best speed,
- * kept it slower, kept it only by the perpetual-check rule (`rule`: no mate any more; once
- * there, `ruleKept` for each move that keeps that win), or threw it away (a draw or a loss
- * now). The result decides first; distances are compared only between mates. */
-function judge(iccs) {
-  const a = state.egtb;
-  if (!a || a.status !== 'ok' || a.result !== 'win' || a.side_to_move !== 'red') return;
-  const mv = a.moves.find((m) => m.move.iccs === iccs);
-  if (!mv) return;
-  let kind = 'best';
-  if (mv.result !== 'win') kind = mv.result === 'draw' ? 'draw' : 'loss';
-  else if (mv.by_rule) kind = a.by_rule ? 'ruleKept' : 'rule';
-  else if (!a.by_rule && mv.plies > a.plies) kind = 'slower';
-  for (const p of Object.keys(state.trainer.marks)) if (Number(p) > state.cursor) delete state.trainer.marks[p];
-  state.trainer.marks[state.cursor + 1] = kind;
-  state.trainer.last = { kind, move: mv, best: a.moves[0], plies: a.plies, byRule: a.by_rule };
-}
-
-/** The trainer's word on the last move, or on the mate. */
-function renderTrainer() {
-  const box = $('trainer-msg');
-  const tr = state.trainer;
-  $('trainer-retry').disabled = !tr;
-  if (!tr) {
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
-  const last = tr.last;
-  const end = state.end?.outcome;
-  if (end && state.cursor === state.line.length && end.winner === 'red') {
-    // Mated or stalemated (both lose in xiangqi), or black lost by checking for ever.
-    const byRule = end.reason !== 'checkmate' && end.reason !== 'stalemate';
-    box.dataset.verdict = byRule ? 'rule' : Object.values(tr.marks).some((k) => k !== 'best') ? 'slower' : 'best';
-    box.textContent = t(byRule ? 'trainerRuleWon' : 'trainerMated', { k: state.line.length, n: tr.plies });
-  } else if (last) {
-    box.dataset.verdict = last.kind;
-    const key = last.byRule
-      ? { ruleKept: 'trainerRuleKept', draw: 'trainerRuleDraw', loss: 'trainerRuleLoss' }[last.kind] ?? 'trainerRuleKept'
-      : { best: 'trainerBest', slower: 'trainerSlower', rule: 'trainerRule', draw: 'trainerDraw', loss: 'trainerLoss' }[last.kind];
-    box.textContent = t(key, { m: moveText(last.move.move), b: moveText(last.best.move), n: last.plies, k: last.move.plies });
-  } else {
-    box.dataset.verdict = 'start';
-    box.textContent = t('trainerStart', { n: tr.plies });
-  }
-}
-
-/** The computer's reply in the trainer: the table's best move, the slowest loss. */
-function tableMove() {
-  const gen = state.gen;
-  const best = state.egtb.moves[0].move.iccs;
-  $('thinking').hidden = true;
-  setTimeout(() => gen === state.gen && play(best), 400);
-}
-
-async function fillEndings() {
-  const sel = $('trainer-ending');
-  const info = state.egtbInfo;
-  let list = [];
-  if (info?.ready) list = (await api.endings()).endings.filter((e) => e.trainer);
-  const value = sel.value;
-  sel.replaceChildren();
-  for (const e of list) {
-    const o = document.createElement('option');
-    o.value = e.material;
-    o.textContent = `${e.name} — ${e.name_en}`;
-    sel.appendChild(o);
-  }
-  if (!list.length) {
-    const o = document.createElement('option');
-    o.textContent = t(info?.enabled && !info.ready ? 'egtbNotReady' : 'trainerNone');
-    sel.appendChild(o);
-  }
-  if (list.some((e) => e.material === value)) sel.value = value;
-  sel.disabled = $('trainer-new').disabled = !list.length;
-  $('trainer-box').hidden = !info?.enabled;
-}
-
-/** Asks /info about the tables until they are ready (they may be generated at start-up). */
-async function watchTables() {
-  const info = await api.info().catch(() => null);
-  state.egtbInfo = info?.egtb || null;
-  await fillEndings();
-  if (state.egtbInfo?.enabled && !state.egtbInfo.ready && !state.egtbInfo.error) {
-    setTimeout(async () => {
-      await watchTables();
-      if (state.egtbInfo?.ready && state.shown) refresh();
-    }, 3000);
-  }
-}
-
-async function trainerNew() {
-  try {
-    const a = await api.trainer({ ending: $('trainer-ending').value });
-    state.trainer = { fen: a.fen, plies: a.plies, marks: {}, last: null };
-    startGame(a.fen, 'red');
-  } catch (e) {
-    message(errorText(e));
-  }
-}
-
-function trainerRetry() {
-  if (!state.trainer) return;
-  state.trainer = { ...state.trainer, marks: {}, last: null };
-  startGame(state.trainer.fen, 'red');
-}
-
-// ---- New game, save, load ----------------------------------------------------------------
+// ---- New game ----------------------------------------------------------------------------
 
 async function newGame() {
   const fen = $('fen').value.trim() || 'startpos';
@@ -689,221 +537,6 @@ function startGame(fen, mode) {
   board.flipped = state.mode === 'black';
   setBar($('bar'), null);
   refresh();
-}
-
-/** The request that saves the game: a loaded record whole (its tags, comments and every
- * line, the player's own included), else the line played with tags filled in. */
-function saveRequest(date) {
-  const r = state.record;
-  if (r.tags) return { fen: state.startFen, tree: treeEntries(r), start_comment: r.startComment, tags: r.tags };
-  const names = { red: state.mode === 'black' ? `xiangqi-web (${state.level})` : 'Player', black: state.mode === 'red' ? `xiangqi-web (${state.level})` : 'Player' };
-  if (state.mode === 'both' || state.mode === 'analysis') names.red = names.black = 'Player';
-  const tags = [['Event', 'xiangqi-web game'], ['Site', location.host], ['Date', date], ['Red', names.red], ['Black', names.black], ['Format', 'Chinese']];
-  return { fen: state.startFen, tree: treeEntries(r), start_comment: r.startComment, tags };
-}
-
-async function save() {
-  const date = new Date().toISOString().slice(0, 10).replaceAll('-', '.');
-  try {
-    const text = await api.pgn(saveRequest(date));
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
-    a.download = `xiangqi-${date}.pgn`;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  } catch (e) {
-    message(errorText(e));
-  }
-}
-
-async function copyFen() {
-  const out = $('fen-out');
-  out.select();
-  try {
-    await navigator.clipboard.writeText(out.value);
-  } catch {
-    document.execCommand?.('copy');
-  }
-  message('');
-  $('status').dataset.note = t('fenCopied');
-}
-
-let loadedGames = [];
-
-function loadGame(g) {
-  leaveEditor();
-  state.trainer = null;
-  state.startFen = g.start_fen;
-  state.record = fromGame(g);
-  review.reset();
-  state.line = g.moves.map((m) => m.iccs);
-  state.cursor = state.line.length;
-  state.scores = [];
-  state.resigned = null;
-  state.mode = 'both';
-  $('mode').value = 'both';
-  $('thinking').hidden = true;
-  $('graph-box').hidden = true;
-  refresh();
-}
-
-async function load(file) {
-  try {
-    const answer = await api.records(await file.arrayBuffer());
-    loadedGames = answer.games;
-    const pick = $('game-pick');
-    pick.replaceChildren();
-    answer.games.forEach((g, i) => {
-      const tag = (n) => g.tags.find(([k]) => k.toLowerCase() === n)?.[1] || '?';
-      const o = document.createElement('option');
-      o.value = i;
-      o.textContent = `${i + 1}. ${tag('red')} – ${tag('black')} ${g.result} (${g.moves.length})`;
-      pick.appendChild(o);
-    });
-    pick.hidden = answer.games.length < 2;
-    message(answer.warnings[0] || '');
-    loadGame(answer.games[0]);
-  } catch (e) {
-    message(errorText(e));
-  }
-}
-
-// ---- The record: the game's tree of lines ------------------------------------------------
-
-/** The record's nodes along the current line (the whole line: every move played is in it). */
-const recordPath = () => pathOf(state.record, state.line);
-
-/** The record's moves in the position after `ply` moves of the line whose record nodes are
- * `path` (from recordPath). */
-function recordMovesAt(path, ply) {
-  if (ply > path.length) return [];
-  return childrenOf(state.record, ply ? path[ply - 1] : null);
-}
-
-/** Adds `iccs`, a legal move of the shown position, to the record there; its new node. In a
- * game played on the page the new move is the main line, the one it replaces a variation. */
-function addToRecord(path, iccs) {
-  const parent = state.cursor ? path[state.cursor - 1] : null;
-  const view = state.shown.legal_moves.find((m) => m.iccs === iccs) || { iccs, wxf: iccs, chinese: iccs };
-  return addMove(state.record, parent, view, state.record.played);
-}
-
-/** Shows the position after the record's move `id`, with the record's line on from it unless
- * `onwards` is false (against the computer, which then answers afresh). */
-function followRecord(id, onwards = true) {
-  const line = lineThrough(state.record, id, onwards);
-  // Scores hold for the positions the new line shares with the old.
-  state.scores.length = Math.min(state.scores.length, commonPrefix(line, state.line) + 1);
-  state.line = line;
-  state.cursor = lineThrough(state.record, id, false).length;
-  state.resigned = null;
-  refresh();
-}
-
-const commonPrefix = (a, b) => {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-};
-
-/** Line editing: the shown move's line made the main line, or deleted with all after it. */
-function promoteLine() {
-  if (!state.cursor) return;
-  promote(state.record, recordPath()[state.cursor - 1]);
-  render();
-}
-
-function deleteLine() {
-  if (!state.cursor) return;
-  const path = recordPath();
-  remove(state.record, path[state.cursor - 1]);
-  // Back to the position before it, on whichever line the record now has there.
-  if (state.cursor > 1) {
-    followRecord(path[state.cursor - 2]);
-    return;
-  }
-  const first = state.record.roots[0];
-  state.line = first === undefined ? [] : lineThrough(state.record, first);
-  state.cursor = 0;
-  state.scores.length = Math.min(state.scores.length, 1);
-  refresh();
-}
-
-/** ↑/↓: the previous or next of the record's moves from the shown position. */
-function chooseBranch(step) {
-  const path = recordPath();
-  const options = recordMovesAt(path, state.cursor);
-  if (options.length < 2) return;
-  const at = options.indexOf(path[state.cursor]);
-  const id = options[(at + step + options.length) % options.length];
-  const line = lineThrough(state.record, id);
-  state.scores.length = Math.min(state.scores.length, commonPrefix(line, state.line) + 1);
-  state.line = line;
-  refresh();
-}
-
-/** The shown position's comments in the record, and the record's moves from it. */
-function renderRecord() {
-  const r = state.record;
-  const ply = state.cursor;
-  const path = recordPath();
-  const notes = [];
-  if (ply <= path.length) {
-    notes.push(ply === 0 ? r.startComment : r.nodes[path[ply - 1]].comment);
-    if (ply < path.length) notes.push(r.nodes[path[ply]].before);
-  }
-  const text = notes.filter(Boolean).join('\n');
-  $('comment').hidden = !text;
-  $('comment').textContent = text;
-  // Only where the record branches: a single move is already the move list's next move.
-  const options = recordMovesAt(path, ply);
-  $('variations').hidden = options.length < 2;
-  const host = $('variation-list');
-  host.replaceChildren();
-  if (options.length < 2) return;
-  for (const id of options) {
-    const b = document.createElement('button');
-    b.textContent = moveText(r.nodes[id].view);
-    b.dataset.iccs = r.nodes[id].iccs;
-    if (path[ply] === id) b.classList.add('on-line');
-    b.addEventListener('click', () => followRecord(id));
-    host.appendChild(b);
-  }
-}
-
-// ---- Score graph ---------------------------------------------------------------------------
-
-function redrawGraph() {
-  const scores = Array.from({ length: state.line.length + 1 }, (_, i) => state.scores[i] ?? null);
-  const path = recordPath();
-  const marks = scores.map((_, i) => (i ? review.classOf(path[i - 1]) : null));
-  drawGraph($('graph'), scores, state.cursor, goTo, marks);
-}
-
-/** The review's verdict on the shown move. */
-function renderReview() {
-  review.renderDetail(state.cursor ? recordPath()[state.cursor - 1] : null);
-  review.renderSummary(); // in the page's language, which may have changed
-  $('review-start').disabled = !!review.controller || !state.line.length;
-}
-
-async function graph() {
-  $('graph-box').hidden = false;
-  redrawGraph();
-  // Fill in each position's score with a short search, one after another.
-  const line = state.line.slice();
-  const start = state.startFen;
-  for (let ply = 0; ply <= line.length; ply++) {
-    if (state.line.length !== line.length || state.startFen !== start) return;
-    if (state.scores[ply] != null) continue;
-    try {
-      const a = await api.engineMove({ fen: start, moves: line.slice(0, ply), limits: { nodes: 100000 }, book: false });
-      state.scores[ply] = a.score.red_cp;
-    } catch {
-      // A finished position has no score to add.
-    }
-    redrawGraph();
-  }
 }
 
 // ---- Wiring ----------------------------------------------------------------------------------
@@ -993,7 +626,7 @@ async function init() {
   $('save').addEventListener('click', save);
   $('copyfen').addEventListener('click', copyFen);
   $('load').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
-  $('game-pick').addEventListener('change', (e) => loadGame(loadedGames[Number(e.target.value)]));
+  $('game-pick').addEventListener('change', (e) => pick(Number(e.target.value)));
   $('graph-btn').addEventListener('click', graph);
   $('trainer-new').addEventListener('click', trainerNew);
   $('trainer-retry').addEventListener('click', trainerRetry);

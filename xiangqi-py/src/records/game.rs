@@ -1,5 +1,6 @@
 //! `Game`: one record — tags, result, the start position and the variation tree.
 
+use super::game_data::Game;
 use super::node::GameNode;
 use super::warning::RecordWarning;
 use crate::board::Board;
@@ -7,50 +8,7 @@ use crate::errors::value_error;
 use crate::moves::Move;
 use pyo3::prelude::*;
 use xiangqi_records::pgn::{PgnGame, PgnResult};
-use xiangqi_records::{ecco, GameTree, NodeId, Record, Warning};
-
-/// A game record: tags, the result, the start position and the tree of moves (the main
-/// line and every variation, with comments and NAGs on each move).
-///
-/// `Game()` is an empty record from the standard start, `Game(board)` a record of the
-/// moves played on `board`. `root()` is the tree's first node (see `GameNode`);
-/// `moves`, `comments` and `board()` speak of the main line.
-#[pyclass(module = "xiangqi")]
-#[derive(Clone)]
-pub struct Game {
-    pub(crate) record: Record,
-    /// The warnings its reader gave for this game.
-    pub(crate) warnings: Vec<Warning>,
-    /// Bumped when nodes are removed (the tree renumbers them): older `GameNode`s are stale.
-    pub(crate) generation: u64,
-}
-
-impl Game {
-    /// A game of `record` with the reader's `warnings`.
-    pub fn from_record(record: Record, warnings: Vec<Warning>) -> Game {
-        Game {
-            record,
-            warnings,
-            generation: 0,
-        }
-    }
-
-    pub(crate) fn tree(&self) -> &GameTree {
-        &self.record.tree
-    }
-}
-
-/// A board at node `id` of `tree`: the start position with the moves to it played.
-pub(crate) fn board_at(tree: &GameTree, id: NodeId) -> Board {
-    let mut game = xiangqi_core::Game::new(tree.start().clone());
-    for m in tree.moves_to(id) {
-        // Every move in the tree is legal in its position.
-        if game.play(m).is_err() {
-            break;
-        }
-    }
-    Board { game }
-}
+use xiangqi_records::{ecco, GameTree, NodeId, Record};
 
 #[pymethods]
 impl Game {

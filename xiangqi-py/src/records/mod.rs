@@ -4,12 +4,13 @@
 //! CBF; the warnings of the lenient readers; ECCO openings.
 
 mod game;
+mod game_data;
 mod node;
 mod reading;
 mod warning;
 mod writing;
 
-pub use game::Game;
+pub use game_data::Game;
 pub use node::GameNode;
 pub use reading::{
     read, read_cbf, read_cbr, read_from_pgn, read_from_xqf, read_pgn, read_ubb, read_xqf, Records,

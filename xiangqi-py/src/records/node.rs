@@ -2,7 +2,7 @@
 //! `GameNode` (`move`, `comment`, `starting_comment`, `nags`, `parent`, `variations`,
 //! `mainline()`, `board()`, `add_variation()`, `promote_to_main()`, ...).
 
-use super::game::{board_at, Game};
+use super::game_data::{board_at, Game};
 use crate::board::Board;
 use crate::errors::{py as checked, value_error};
 use crate::moves::Move;

@@ -5,7 +5,7 @@
 // in `xiangqi-records`: not worth a box.
 #![allow(clippy::result_large_err)]
 
-use super::game::Game;
+use super::game_data::Game;
 use super::warning::RecordWarning;
 use super::{format_arg, record_bytes};
 use crate::errors::{PgnError, RecordError, XqfError};

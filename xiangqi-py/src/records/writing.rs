@@ -1,6 +1,6 @@
 //! Writing: PGN (UTF-8 or GB18030, in any notation), XQF, DhtmlXQ/UBB and CBF; ECCO names.
 
-use super::game::Game;
+use super::game_data::Game;
 use crate::errors::value_error;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

@@ -2,7 +2,7 @@
 //! ([`MainLines`], which skips side lines unread).
 
 use super::parse::Visitor;
-use super::PgnResult;
+use super::result::PgnResult;
 use crate::record::Record;
 use crate::tree::{GameTree, NodeId};
 use xiangqi_core::{Game, Move, Position};

@@ -111,7 +111,7 @@ impl<'a> Cursor<'a> {
                             Some(c) => s.push(c),
                         }
                     }
-                    return at(Token::Comment(super::comment_line_breaks(s.trim())));
+                    return at(Token::Comment(comment_line_breaks(s.trim())));
                 }
                 '(' => {
                     self.bump();
@@ -250,4 +250,16 @@ impl<'a> Cursor<'a> {
         }
         Token::Tag(name, value)
     }
+}
+
+/// A comment's line breaks as PGN holds them: a carriage return before a line feed belongs to
+/// the file's line end (CRLF files), not to the comment, so every `\r\n` is `\n`, repeated
+/// until none is left (`\r\r\n` is one line break too). The reader reads comments so and
+/// the writer writes them so, so a comment reads back as it was written.
+pub(crate) fn comment_line_breaks(text: &str) -> String {
+    let mut text = text.to_string();
+    while text.contains("\r\n") {
+        text = text.replace("\r\n", "\n");
+    }
+    text
 }

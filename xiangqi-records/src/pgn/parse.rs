@@ -2,7 +2,7 @@
 //! (after shakmaty's pgn-reader), and the warnings of what it skipped.
 
 use super::lex::{Cursor, LexError, Located, Token};
-use super::PgnResult;
+use super::result::PgnResult;
 use crate::warning::{Place, Warning, WarningKind};
 use xiangqi_core::{FenError, Move, Position, Problems, Role};
 

@@ -105,7 +105,7 @@ impl Out {
     /// A comment, trimmed and with its line breaks as LF (as readers read one): `{...}`, or
     /// `;` lines when it holds a `}` (which braces cannot).
     fn comment(&mut self, text: &str) {
-        let text = super::comment_line_breaks(text.trim());
+        let text = super::lex::comment_line_breaks(text.trim());
         let text = text.trim();
         if text.is_empty() {
             return;
