@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything a release ships into dist/ (gitignored), uploading nothing:
 #
-#   tools/release.sh VERSION
+#   tools/release.sh VERSION [--quick]
 #
 #   dist/xiangqi-engine-VERSION-x86_64-linux.tar.gz    the engine and xiangqi-egtb, Linux x86-64
 #   dist/xiangqi-engine-VERSION-aarch64-linux.tar.gz   the same for Linux on ARM (64-bit)
@@ -16,13 +16,20 @@
 # licence texts). VERSION must be the workspace's version (Cargo.toml): the version is
 # raised and CHANGELOG.md dated first (docs/RELEASING.md). The cross builds need what
 # tools/cross.sh names; the wheel needs python3 with venv (maturin comes from PyPI); the
-# npm package and the site need what xiangqi-wasm/build.sh names.
+# npm package and the site need what xiangqi-wasm/build.sh names. --quick builds without
+# link-time optimisation (as CI does; the same moves, a slower engine): for trying the
+# script, never for files to publish.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 version="${1:-}"
-if [ -z "$version" ]; then
-    echo "usage: tools/release.sh VERSION" >&2
+quick=()
+if [ "${2:-}" = --quick ]; then
+    quick=(--quick)
+    export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+fi
+if [ -z "$version" ] || [ $# -gt 2 ] || { [ $# = 2 ] && [ -z "${quick[*]}" ]; }; then
+    echo "usage: tools/release.sh VERSION [--quick]" >&2
     exit 2
 fi
 workspace_version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
@@ -65,10 +72,10 @@ archive() {
 # --- Engines ------------------------------------------------------------------------------
 cargo build --release --locked -p xiangqi-engine -p xiangqi-egtb --bins
 archive x86_64-linux x86_64-unknown-linux-gnu "$target_dir/release" "" '~/.cache/xiangqi/egtb'
-tools/cross.sh aarch64
+tools/cross.sh aarch64 "${quick[@]}"
 archive aarch64-linux aarch64-unknown-linux-gnu \
     "$target_dir/cross/aarch64-unknown-linux-gnu/release" "" '~/.cache/xiangqi/egtb'
-tools/cross.sh windows
+tools/cross.sh windows "${quick[@]}"
 archive x86_64-windows x86_64-pc-windows-gnu \
     "$target_dir/cross/x86_64-win7-windows-gnu/release" .exe '%LOCALAPPDATA%\xiangqi\egtb'
 
