@@ -11,6 +11,7 @@ pub mod features;
 pub mod layered;
 pub mod net;
 pub mod shard;
+pub mod speed;
 pub mod train;
 
 pub use anynet::AnyNet;
