@@ -464,9 +464,7 @@ impl<E: Evaluator> Worker<E> {
         };
         // The correction history learns from a quiet node whose score says where the true
         // value lies relative to the static evaluation (a fail-high above it, a fail-low
-        // below it, or an exact score). Its entries move towards the whole error of the
-        // evaluator's own value (not of the corrected one, which would pull a right
-        // correction back towards zero).
+        // below it, or an exact score).
         if p.correction_history
             && !in_check
             && best_move.is_none_or(|m| self.pos.piece_at(m.to()).is_none())
@@ -477,7 +475,7 @@ impl<E: Evaluator> Worker<E> {
             let side = self.pos.side_to_move().index();
             let keys = self.frames[ply].corr_keys;
             self.correction
-                .update(side, keys, best_score - raw_eval, depth);
+                .update(side, keys, best_score - static_eval, depth);
         }
         shared.tt.store(
             key,
