@@ -1,7 +1,7 @@
 //! Switches for every search feature, so that each one's worth can be measured by
 //! self-play (the match example's `off=` key), and the numeric constants ([`Tunables`]).
 
-use crate::Tunables;
+use crate::tune::Tunables;
 
 /// Which search features are on. [`Params::default`] turns everything on.
 ///

@@ -2,7 +2,7 @@
 //! the reports to the observer.
 
 use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
-use crate::Info;
+use crate::limits::Info;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xiangqi_eval::{Evaluator, Score};

@@ -10,21 +10,23 @@
 //! polling for a stop.
 
 mod correction;
+mod history;
 mod iterate;
 mod movepick;
 mod node;
 mod qsearch;
 mod repetition;
 
-use crate::see::see_value;
+use crate::limits::Limits;
+use crate::params::Params;
 use crate::tablebase::{tree_score, TB_WIN_BOUND};
 use crate::time::TimeManager;
 use crate::tt::Tt;
-use crate::{Limits, Params};
 use arrayvec::ArrayVec;
+use history::mvv_lva;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use xiangqi_core::{Move, Position, Role, RuleSet};
+use xiangqi_core::{Move, Position, RuleSet};
 use xiangqi_egtb::Tablebase;
 use xiangqi_eval::{Evaluator, Score};
 
@@ -120,10 +122,10 @@ pub(crate) struct Worker<E: Evaluator> {
     // that a move's 7-bit target indexes them without a bounds check.
     history: Box<[[i32; 128]; 14]>,
     /// Continuation histories: for a move (piece, target) made one or two plies before,
-    /// the history of each reply (piece, target); see [`movepick::ContinuationHistory`].
-    cont_history: Box<movepick::ContinuationHistory>,
+    /// the history of each reply (piece, target); see [`history::ContinuationHistory`].
+    cont_history: Box<history::ContinuationHistory>,
     /// Capture history by piece index, target point and the victim's role.
-    capture_history: Box<movepick::CaptureHistory>,
+    capture_history: Box<history::CaptureHistory>,
     correction: Box<correction::CorrectionHistory>,
     counter: Box<[[Option<Move>; 128]; 14]>,
     lmr: Box<[[u8; 64]; 64]>,
@@ -136,24 +138,6 @@ pub(crate) struct Worker<E: Evaluator> {
     ponder_pending: bool,
     single_thread: bool,
     pub main_result_score: i32,
-}
-
-#[inline]
-fn role_of(pos: &Position, sq: xiangqi_core::Square) -> Option<Role> {
-    pos.piece_at(sq).map(|p| p.role)
-}
-
-/// MVV-LVA order of a capture: the most valuable victim first, then the least valuable
-/// attacker (0 for a move that captures nothing).
-#[inline]
-fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    match role_of(pos, m.to()) {
-        Some(victim) => {
-            let attacker = role_of(pos, m.from()).map_or(0, see_value);
-            see_value(victim) * 16 - attacker / 100
-        }
-        None => 0,
-    }
 }
 
 impl<E: Evaluator> Worker<E> {
@@ -181,7 +165,7 @@ impl<E: Evaluator> Worker<E> {
             pv_len: Box::new([0; MAX_PLY + 1]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             history: Box::new([[0; 128]; 14]),
-            cont_history: movepick::ContinuationHistory::new_boxed(),
+            cont_history: history::ContinuationHistory::new_boxed(),
             capture_history: Box::new([[[0; 7]; 128]; 14]),
             correction: correction::CorrectionHistory::new_boxed(),
             counter: Box::new([[None; 128]; 14]),

@@ -1,7 +1,8 @@
 //! The full-width node search: principal variation search with its pruning, reductions
 //! and extensions.
 
-use super::movepick::{move_slot, MovePicker, OrderTables, COUNTER, GOOD_CAPTURE, HISTORY_MAX};
+use super::history::{move_slot, HISTORY_MAX};
+use super::movepick::{MovePicker, OrderTables, COUNTER, GOOD_CAPTURE};
 use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60, TB_BOUND};
 use crate::see::see_ge;
 use crate::tt::{score_from_tt, score_to_tt, Bound};

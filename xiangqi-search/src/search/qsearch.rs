@@ -1,7 +1,8 @@
 //! Quiescence search: captures only (every evasion in check), with delta and SEE pruning.
 
+use super::history::{mvv_lva, role_of};
 use super::movepick::pick;
-use super::{mvv_lva, role_of, Shared, Worker, EVAL_MAX, INF, MATE, MAX_PLY};
+use super::{Shared, Worker, EVAL_MAX, INF, MATE, MAX_PLY};
 use crate::see::{see_ge, see_value};
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use arrayvec::ArrayVec;
