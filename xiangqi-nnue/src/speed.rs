@@ -118,4 +118,25 @@ mod tests {
         let r = super::run(xiangqi_eval::DefaultEvaluator::new(), 2);
         assert!(r.nodes > 10 && r.depths >= 2 * super::POSITIONS.len() as u64);
     }
+
+    /// The search drives the layered evaluator through its hooks (make, unmake, null
+    /// moves, general moves in the endgames) to the depth asked, in every bench position.
+    #[test]
+    fn the_search_runs_with_a_layered_net() {
+        use crate::layered::{LayeredNet, Shape};
+        let shape = Shape {
+            width: 64,
+            hidden1: 8,
+            hidden2: 8,
+            stacks: 2,
+            ..Shape::default()
+        };
+        let net = std::sync::Arc::new(LayeredNet::random(shape, 7).unwrap());
+        let eval = crate::EvalChoice::Layered(crate::LayeredEvaluator::new(net));
+        let r = super::run(eval, 4);
+        assert!(
+            r.nodes > 100 && r.depths >= 4 * super::POSITIONS.len() as u64,
+            "{r:?}"
+        );
+    }
 }

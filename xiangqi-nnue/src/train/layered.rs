@@ -3,9 +3,17 @@
 //!
 //! One flat vector makes the optimiser, the gradient's sum over threads and the checkpoint
 //! a loop each, whatever the shape; [`Layout`] says where each layer lives in it.
+//!
+//! **Factoriser.** Besides each bucket's own feature weights the float net has one shared
+//! set, 1,260 columns that every bucket adds to its own (nnue-pytorch calls them virtual
+//! features): a piece-point seen in any bucket trains the shared column, so what holds
+//! whatever the general's place is learnt from six times the positions, and each bucket's
+//! own columns (starting at zero) learn only the difference. Quantisation folds the shared
+//! columns into every bucket's, so the integer net and its file do not know of them.
 
 use super::float::CLIP;
 use crate::buckets::{input, is_general, king_key, KingKey};
+use crate::features::FEATURES;
 use crate::layered::net::{QH1, QH2, QO};
 use crate::layered::{LayeredNet, Shape};
 use crate::net::{output_bucket, NetError, QA, SCALE};
@@ -32,6 +40,8 @@ pub(super) struct Layout {
     pub(super) l2_bias: usize,
     pub(super) out_weights: usize,
     pub(super) out_bias: usize,
+    /// The factoriser's shared columns: piece-point `g`'s is `factor + g * width`.
+    pub(super) factor: usize,
     pub(super) total: usize,
 }
 
@@ -57,7 +67,8 @@ impl Layout {
             l2_bias,
             out_weights,
             out_bias,
-            total: stacks + shape.stacks * stack_len,
+            factor: stacks + shape.stacks * stack_len,
+            total: stacks + shape.stacks * stack_len + FEATURES * w,
         }
     }
 }
@@ -179,7 +190,8 @@ impl LayeredFloat {
         let mut params = vec![0f32; l.total];
         let mut uniform =
             |xs: &mut [f32], a: f32| xs.iter_mut().for_each(|x| *x = (rng.f32() * 2.0 - 1.0) * a);
-        uniform(&mut params[..l.ft_bias], 0.1);
+        // Each bucket's own columns start at zero: the shared ones carry the start.
+        uniform(&mut params[l.factor..], 0.1);
         let (h1, h2) = (shape.hidden1, shape.hidden2);
         for s in 0..shape.stacks {
             let at = l.stacks + s * l.stack_len;
@@ -218,8 +230,13 @@ impl LayeredFloat {
             acc.copy_from_slice(&p[l.ft_bias..l.ft_bias + w]);
             for &f in &features[..inputs.len] {
                 let f = usize::from(f);
-                for (a, x) in acc.iter_mut().zip(&p[f * w..(f + 1) * w]) {
-                    *a += x;
+                let shared = l.factor + (f % FEATURES) * w;
+                for ((a, x), y) in acc
+                    .iter_mut()
+                    .zip(&p[f * w..(f + 1) * w])
+                    .zip(&p[shared..shared + w])
+                {
+                    *a += x + y;
                 }
             }
         }
@@ -266,7 +283,8 @@ impl LayeredFloat {
         let l = self.layout();
         let (w, h1) = (shape.width, shape.hidden1);
         let start = l.stacks + s.stack * l.stack_len;
-        let (ft_grad, stack_grads) = grad.split_at_mut(l.stacks);
+        let (ft_grad, rest) = grad.split_at_mut(l.stacks);
+        let (stack_grads, factor_grad) = rest.split_at_mut(l.factor - l.stacks);
         let g = &mut stack_grads[start - l.stacks..][..l.stack_len];
         let stack = &self.params[start..start + l.stack_len];
         g[l.out_bias] += d_out;
@@ -321,6 +339,10 @@ impl LayeredFloat {
                 for (x, d) in ft_grad[f * w..(f + 1) * w].iter_mut().zip(d_half) {
                     *x += d;
                 }
+                let shared = (f % FEATURES) * w;
+                for (x, d) in factor_grad[shared..shared + w].iter_mut().zip(d_half) {
+                    *x += d;
+                }
             }
         }
     }
@@ -336,7 +358,9 @@ impl LayeredFloat {
     pub(super) fn clip(&mut self) {
         let l = self.layout();
         let shape = self.shape;
-        for x in &mut self.params[..l.stacks] {
+        let (features, rest) = self.params.split_at_mut(l.stacks);
+        let shared = &mut rest[l.factor - l.stacks..];
+        for x in features.iter_mut().chain(shared) {
             *x = x.clamp(-CLIP, CLIP);
         }
         for s in 0..shape.stacks {
@@ -364,8 +388,10 @@ impl LayeredFloat {
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let q8 = |x: f32, s: i32| (x * s as f32).round().clamp(-127.0, 127.0) as i8;
         let q32 = |x: f32, s: i32| (x * s as f32).round() as i32;
-        for (q, &x) in net.ft_weights.iter_mut().zip(&p[..l.ft_bias]) {
-            *q = q16(x, QA);
+        let w = self.shape.width;
+        for (i, (q, &x)) in net.ft_weights.iter_mut().zip(&p[..l.ft_bias]).enumerate() {
+            let shared = p[l.factor + (i / w % FEATURES) * w + i % w];
+            *q = q16((x + shared).clamp(-CLIP, CLIP), QA);
         }
         for (q, &x) in net.ft_bias.iter_mut().zip(&p[l.ft_bias..l.stacks]) {
             *q = q16(x, QA);

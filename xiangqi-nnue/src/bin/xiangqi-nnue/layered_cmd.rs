@@ -1,6 +1,7 @@
 //! The commands of the layered net (format 3): `train-layered`, which trains one, and
 //! `bench`, which times the search with several nets in one run.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use xiangqi_nnue::buckets::BucketMap;
@@ -185,18 +186,24 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
         .iter()
         .map(|name| bench_evaluator(name, &args.shape))
         .collect::<Result<Vec<_>, _>>()?;
+    // Written with `writeln!` so that a closed pipe (`| head`) ends the run with an error
+    // instead of a panic.
+    let mut out = std::io::stdout().lock();
+    let closed = |e: std::io::Error| format!("cannot write the results: {e}");
     let mut nps: Vec<Vec<f64>> = vec![Vec::new(); evaluators.len()];
     for round in 0..args.rounds {
         for (i, eval) in evaluators.iter().enumerate() {
             let r = speed::run(eval.clone(), args.depth);
-            println!(
+            writeln!(
+                out,
                 "round {} {:<24} nodes {:>10} time {:>7.2} s  {:>9.0} nodes/s",
                 round + 1,
                 args.nets[i],
                 r.nodes,
                 r.time.as_secs_f64(),
                 r.nps()
-            );
+            )
+            .map_err(closed)?;
             nps[i].push(r.nps());
         }
     }
@@ -207,11 +214,13 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     let first = median(&mut nps[0].clone());
     for (name, v) in args.nets.iter().zip(&mut nps) {
         let m = median(v);
-        println!(
+        writeln!(
+            out,
             "{name:<24} median {m:>9.0} nodes/s ({:.2} x {})",
             m / first,
             args.nets[0]
-        );
+        )
+        .map_err(closed)?;
     }
     Ok(())
 }
