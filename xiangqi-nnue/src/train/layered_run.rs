@@ -3,7 +3,8 @@
 //! parameter vector of [`LayeredFloat`].
 
 use super::layered::{LayeredFloat, LayeredInputs, Scratch};
-use super::{fit_wdl_scale, held_out, sigmoid, target, TrainConfig, TrainReport};
+use super::target::{fit_wdl_scale, held_out, sigmoid, target};
+use super::{TrainConfig, TrainReport};
 use crate::data::Sample;
 use crate::layered::Shape;
 use crate::net::SCALE;

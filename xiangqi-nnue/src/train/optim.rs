@@ -1,7 +1,7 @@
 //! The gradient of one sample and the optimiser (Adam) that applies a batch's.
 
 use super::float::{FloatNet, Inputs};
-use super::sigmoid;
+use super::target::sigmoid;
 use crate::features::FEATURES;
 use crate::net::{HIDDEN, SCALE};
 

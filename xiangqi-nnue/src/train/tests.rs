@@ -3,7 +3,7 @@
 use super::float::inputs_of;
 use super::optim::{accumulate, Gradient};
 use super::*;
-use crate::data::Outcome;
+use crate::data::{Outcome, Source};
 use crate::net::{Network, HIDDEN};
 use xiangqi_core::Position;
 
