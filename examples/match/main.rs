@@ -11,7 +11,8 @@
 //!
 //! Engines (`--engine`, exactly two; key=value list):
 //! - in-process (no `cmd`): `name`, `threads`, `hash`, `level` (see `Level::all`), `off`
-//!   (search features to turn off, `+`-separated, e.g. `off=lmr+null_move`), `tune.NAME`
+//!   (search features to turn off, `+`-separated, e.g. `off=lmr+null_move`), `on` (those
+//!   off by default to turn on), `tune.NAME`
 //!   (a search constant, e.g. `tune.rfp_margin=100`; see `Tunables::SPECS`);
 //! - external: `cmd` (path), `proto=uci|ucci` (uci by default), `arg` (repeatable),
 //!   `option.NAME=VALUE` (setoption), `threads`, `hash`, `ranks=1` for UCI engines that

@@ -243,9 +243,9 @@ impl EngineSpec {
                     spec.level =
                         Some(Level::by_name(v).ok_or_else(|| format!("unknown level `{v}`"))?);
                 }
-                "off" => {
+                "off" | "on" => {
                     for f in v.split('+') {
-                        spec.params.set(f, false)?;
+                        spec.params.set(f, k == "on")?;
                     }
                 }
                 _ if k.starts_with("tune.") => {

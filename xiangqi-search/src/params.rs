@@ -3,7 +3,8 @@
 
 use crate::tune::Tunables;
 
-/// Which search features are on. [`Params::default`] turns everything on.
+/// Which search features are on. [`Params::default`] turns on everything that passed its
+/// match test (docs/SEARCH.md): all but `correction_history`.
 ///
 /// ```
 /// use xiangqi_search::Params;
@@ -97,7 +98,8 @@ impl Default for Params {
             iir: true,
             continuation_history: true,
             capture_history: true,
-            correction_history: true,
+            // Off: it lost its SPRTs (docs/SEARCH.md).
+            correction_history: false,
             singular_extension: true,
             probcut: true,
             tune: Tunables::default(),
