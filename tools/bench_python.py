@@ -27,7 +27,7 @@ from pathlib import Path
 
 import cchess
 import pyffish
-import xiangqi
+import xiangqi_rs as xiangqi
 
 START = xiangqi.STARTING_FEN
 REPO = Path(__file__).resolve().parents[1]

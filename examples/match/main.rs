@@ -11,7 +11,9 @@
 //!
 //! Engines (`--engine`, exactly two; key=value list):
 //! - in-process (no `cmd`): `name`, `threads`, `hash`, `level` (see `Level::all`), `off`
-//!   (search features to turn off, `+`-separated, e.g. `off=lmr+null_move`);
+//!   (search features to turn off, `+`-separated, e.g. `off=lmr+null_move`), `on` (those
+//!   off by default to turn on), `tune.NAME`
+//!   (a search constant, e.g. `tune.rfp_margin=100`; see `Tunables::SPECS`);
 //! - external: `cmd` (path), `proto=uci|ucci` (uci by default), `arg` (repeatable),
 //!   `option.NAME=VALUE` (setoption), `threads`, `hash`, `ranks=1` for UCI engines that
 //!   number ranks 1-10 (set automatically for fairy-stockfish, with UCI_Variant=xiangqi);
@@ -86,6 +88,7 @@ fn parse_args() -> Result<Config, String> {
         inc: Duration::from_millis(50),
     };
     let mut openings_file = None;
+    let mut opening_offset = 0;
     let mut pgn = None;
     let mut sprt = None;
     let mut max_plies = 400;
@@ -96,6 +99,14 @@ fn parse_args() -> Result<Config, String> {
         let flag = args[i].as_str();
         if flag == "-h" || flag == "--help" {
             println!("{}", include_str!("usage.txt"));
+            std::process::exit(0);
+        }
+        if flag == "--list-tunables" {
+            // For tools/spsa: the search constants a `tune.NAME` key can set.
+            println!("name default min max step");
+            for t in xiangqi::search::Tunables::SPECS {
+                println!("{} {} {} {} {}", t.name, t.default, t.min, t.max, t.step);
+            }
             std::process::exit(0);
         }
         let v = args
@@ -115,6 +126,7 @@ fn parse_args() -> Result<Config, String> {
             "--depth" => tc = TimeControl::Depth(num(&v)? as u32),
             "--movetime" => tc = TimeControl::MoveTime(num(&v)?),
             "--openings" => openings_file = Some(v),
+            "--opening-offset" => opening_offset = num(&v)? as usize,
             "--pgn" => pgn = Some(v),
             "--max-plies" => max_plies = num(&v)? as usize,
             "--time-margin" => time_margin = Duration::from_millis(num(&v)?),
@@ -150,6 +162,9 @@ fn parse_args() -> Result<Config, String> {
     if openings.is_empty() {
         return Err("no openings".into());
     }
+    let mut openings = openings;
+    let n = openings.len();
+    openings.rotate_left(opening_offset % n);
     let tcs = [engines[0].tc.unwrap_or(tc), engines[1].tc.unwrap_or(tc)];
     Ok(Config {
         engines,

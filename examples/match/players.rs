@@ -243,10 +243,14 @@ impl EngineSpec {
                     spec.level =
                         Some(Level::by_name(v).ok_or_else(|| format!("unknown level `{v}`"))?);
                 }
-                "off" => {
+                "off" | "on" => {
                     for f in v.split('+') {
-                        spec.params.set(f, false)?;
+                        spec.params.set(f, k == "on")?;
                     }
+                }
+                _ if k.starts_with("tune.") => {
+                    let n: i32 = v.parse().map_err(|_| format!("{k}={v}: not a number"))?;
+                    spec.params.tune.set(&k["tune.".len()..], n)?;
                 }
                 _ => match k.strip_prefix("option.") {
                     Some(o) => spec.options.push((o.to_string(), v.to_string())),

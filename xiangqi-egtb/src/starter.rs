@@ -11,12 +11,18 @@ use xiangqi_core::Role;
 /// The environment variable that names the tables' folder.
 pub const DIR_VARIABLE: &str = "XIANGQI_EGTB_DIR";
 
-/// The folder tables are kept in when nobody names one: `$XIANGQI_EGTB_DIR`, else
+/// The folder tables are kept in when nobody names one: `$XIANGQI_EGTB_DIR`, else on
+/// Windows `%LOCALAPPDATA%\xiangqi\egtb` (the per-user, non-roaming cache folder: the
+/// tables are regenerated rather than synced between machines), else
 /// `$XDG_CACHE_HOME/xiangqi/egtb`, else `~/.cache/xiangqi/egtb`, else `xiangqi-egtb` in
 /// the system's temporary folder.
 pub fn default_dir() -> PathBuf {
     if let Some(d) = std::env::var_os(DIR_VARIABLE).filter(|d| !d.is_empty()) {
         return PathBuf::from(d);
+    }
+    #[cfg(windows)]
+    if let Some(d) = std::env::var_os("LOCALAPPDATA").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d).join("xiangqi").join("egtb");
     }
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
         return PathBuf::from(d).join("xiangqi").join("egtb");

@@ -11,9 +11,9 @@ use crate::tablebase;
 use crate::worker::{self, Configure, Flags, Job, Report, SearchJob, Shared};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use xiangqi_core::{Game, Move, Position};
 use xiangqi_search::{Clock, Limits, StopHandle, TtProbe};
 
@@ -27,6 +27,30 @@ pub const AUTHOR: &str = "the xiangqi workspace authors";
 
 /// How long to wait for the search thread to hand over something it was asked for.
 const PATIENCE: Duration = Duration::from_secs(60);
+
+/// How long `isready` (CECP `ping`) waits for the default folder's tables: the starter
+/// set takes seconds to generate on a first run (longer under an emulator, or beside a
+/// match on every core), and a GUI that waits much longer for `readyok` may give the engine
+/// up. Past this the engine answers and searches without them until they come.
+const TABLE_PATIENCE: Duration = Duration::from_secs(60);
+
+/// The default folder's tables being made ready on their own thread: what `isready` and
+/// `ping` wait on, so that the first search after them already probes the tables (a lone
+/// chariot against a full defence is a draw, which a search without the table misjudges).
+#[derive(Default)]
+struct Preparing {
+    state: Mutex<Prepared>,
+    done: Condvar,
+}
+
+/// The state behind [`Preparing`].
+#[derive(Default)]
+struct Prepared {
+    /// The number of the tablebase choice (see [`Job::Tablebase`]) still being prepared.
+    pending: Option<u64>,
+    /// How the latest preparation ended, not yet told to the GUI.
+    outcome: Option<String>,
+}
 
 /// The protocol-independent engine.
 pub struct Core {
@@ -42,6 +66,8 @@ pub struct Core {
     tablebase_choice: Arc<AtomicU64>,
     /// Whether the default folder is the latest choice (opened, or being prepared).
     default_tables: bool,
+    /// The default folder's tables in preparation, for [`Core::wait_for_tables`].
+    preparing: Arc<Preparing>,
 }
 
 impl Core {
@@ -68,6 +94,7 @@ impl Core {
                 .map_or(0, |d| d.as_nanos() as u64),
             tablebase_choice: Arc::new(AtomicU64::new(0)),
             default_tables: false,
+            preparing: Arc::default(),
         }
     }
 
@@ -78,6 +105,14 @@ impl Core {
     /// A message when a folder the GUI named cannot be opened: the tables in use stay.
     pub fn start_tablebase(&mut self) -> Result<Vec<String>, String> {
         let next = |choice: &AtomicU64| choice.fetch_add(1, Ordering::SeqCst) + 1;
+        let wanted_default = self.options.use_egtb && self.options.egtb_path.is_empty();
+        if !wanted_default {
+            // Another choice (if it stands): nothing of the default folder to wait for.
+            let mut p = lock(&self.preparing.state);
+            p.pending = None;
+            p.outcome = None;
+            self.preparing.done.notify_all();
+        }
         if !self.options.use_egtb {
             self.default_tables = false;
             self.send(Job::Tablebase(None, next(&self.tablebase_choice)));
@@ -105,22 +140,85 @@ impl Core {
         let number = next(&self.tablebase_choice);
         if let Some(jobs) = self.jobs.clone() {
             let choice = Arc::clone(&self.tablebase_choice);
+            let preparing = Arc::clone(&self.preparing);
+            *lock(&preparing.state) = Prepared {
+                pending: Some(number),
+                outcome: None,
+            };
             let spawned = std::thread::Builder::new()
                 .name("tablebases".into())
                 .spawn(move || {
                     // A folder that cannot be had leaves the engine without tables; the
-                    // engine plays on (nothing to tell: the GUI may not be listening yet).
-                    if let Ok(tb) = tablebase::open_default(&dir) {
-                        if choice.load(Ordering::SeqCst) == number {
-                            let _ = jobs.send(Job::Tablebase(Some(tb), number));
+                    // engine plays on, and the next `isready` says why.
+                    let opened = tablebase::open_default(&dir);
+                    let outcome = match opened {
+                        Ok(tb) => {
+                            let told =
+                                format!("endgame tablebases ready: {}", tablebase::describe(&tb));
+                            // Sent before the waiters are woken: their `sync` then queues
+                            // behind it, so the tables are attached when `readyok` goes out.
+                            if choice.load(Ordering::SeqCst) == number {
+                                let _ = jobs.send(Job::Tablebase(Some(tb), number));
+                            }
+                            told
                         }
+                        Err(e) => format!("no endgame tablebases: {e}"),
+                    };
+                    let mut p = lock(&preparing.state);
+                    if p.pending == Some(number) {
+                        p.pending = None;
+                        p.outcome = Some(outcome);
                     }
+                    preparing.done.notify_all();
                 });
             if spawned.is_err() {
+                *lock(&self.preparing.state) = Prepared::default();
                 return Err("cannot start the tablebase thread".to_string());
             }
         }
         Ok(vec![note])
+    }
+
+    /// Waits (at most [`TABLE_PATIENCE`]) until the default folder's tables, opened or first
+    /// generated in the background, are attached to the searcher: `isready` and CECP's
+    /// `ping` call this, so that a GUI that waits for their answer, as GUIs do before a
+    /// game, gets a first search that already uses the tables. `note` gets what the GUI is
+    /// told (as the protocol words a comment): that the engine waits, and how the
+    /// preparation ended, once.
+    pub fn wait_for_tables(&self, note: &mut dyn FnMut(&str)) {
+        let start = Instant::now();
+        let mut p = lock(&self.preparing.state);
+        if p.pending.is_some() {
+            note(&format!(
+                "waiting for the endgame tablebases in {} (on a first run the starter set is generated there: a few seconds)",
+                xiangqi_egtb::default_dir().display()
+            ));
+            while p.pending.is_some() {
+                let left = TABLE_PATIENCE.saturating_sub(start.elapsed());
+                if left.is_zero() {
+                    break;
+                }
+                p = match self.preparing.done.wait_timeout(p, left) {
+                    Ok((guard, _)) => guard,
+                    Err(poisoned) => poisoned.into_inner().0,
+                };
+            }
+        }
+        let pending = p.pending.is_some();
+        let outcome = p.outcome.take();
+        drop(p);
+        if pending {
+            note(&format!(
+                "endgame tablebases not ready after {} s: searching without them until they are",
+                TABLE_PATIENCE.as_secs()
+            ));
+        } else if let Some(outcome) = outcome {
+            note(&format!(
+                "{outcome} ({:.1} s waited)",
+                start.elapsed().as_secs_f64()
+            ));
+        }
+        self.sync();
     }
 
     /// Writes one line (or several, separated by newlines) to the GUI.
@@ -290,6 +388,11 @@ impl Core {
             Change::Hash => Some(Box::new(move |s| s.set_hash_size(o.hash_mb))),
             Change::Threads => Some(Box::new(move |s| s.set_threads(o.threads))),
             Change::MultiPv => Some(Box::new(move |s| s.set_multipv(o.multipv))),
+            Change::Tunables => Some(Box::new(move |s| {
+                let mut params = s.params().clone();
+                params.tune = o.tunables;
+                s.set_params(params);
+            })),
             Change::Strength => Some(Box::new(move |s| worker::apply_strength(s, &o))),
             Change::Rules => Some(Box::new(move |s| worker::apply_rules(s, &o))),
             Change::Evaluator => Some(Box::new(move |s| worker::apply_evaluator(s, &o))),
@@ -353,6 +456,12 @@ impl Drop for Core {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Locks `m`, going on with the data when a thread panicked holding it (the state is a
+/// plain record, whole at every point).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn clock_after_overhead(

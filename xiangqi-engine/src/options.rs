@@ -7,6 +7,7 @@
 use crate::command::Protocol;
 use std::sync::Arc;
 use xiangqi_nnue::Network;
+use xiangqi_search::Tunables;
 
 /// The repetition rules the engine plays by (the `Repetition Rule` option).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -86,6 +87,9 @@ pub struct Options {
     /// `EGTBPath`: the tablebases' folder; empty for the default folder
     /// ([`xiangqi_egtb::default_dir`]), where the starter set is generated if missing.
     pub egtb_path: String,
+    /// The search's numeric constants: options of their own names in a build with the
+    /// `tune` feature (for `tools/spsa`), else always the defaults.
+    pub tunables: Tunables,
 }
 
 /// `EvalFile`'s value for the net built into the engine.
@@ -123,6 +127,7 @@ impl Default for Options {
             network: Network::shared_embedded(),
             use_egtb: true,
             egtb_path: String::new(),
+            tunables: Tunables::default(),
         }
     }
 }
@@ -138,6 +143,8 @@ pub enum Change {
     Threads,
     /// The number of PV lines.
     MultiPv,
+    /// A search constant (the `tune` feature).
+    Tunables,
     /// Skill level, strength limit or Elo.
     Strength,
     /// Repetition rule or sixty-move rule.
@@ -246,6 +253,19 @@ fn parse_bool(v: &str) -> Option<bool> {
 impl Options {
     /// The `option ...` lines for the `uci` or `ucci` handshake.
     pub fn lines(&self, protocol: Protocol) -> Vec<String> {
+        let mut lines = self.standard_lines(protocol);
+        if cfg!(feature = "tune") {
+            lines.extend(Tunables::SPECS.iter().map(|t| {
+                format!(
+                    "option name {} type spin default {} min {} max {}",
+                    t.name, t.default, t.min, t.max
+                )
+            }));
+        }
+        lines
+    }
+
+    fn standard_lines(&self, protocol: Protocol) -> Vec<String> {
         let d = Options::default();
         match protocol {
             Protocol::Uci => vec![
@@ -363,6 +383,19 @@ impl Options {
             Some(v) => (name.to_string(), Some(v.trim().to_string())),
             None => split_name_value(name),
         };
+        if cfg!(feature = "tune") {
+            if let Some(t) = Tunables::SPECS
+                .iter()
+                .find(|t| normalize(t.name) == normalize(&name))
+            {
+                let text = value.as_deref().unwrap_or("");
+                let n: i32 = text
+                    .parse()
+                    .map_err(|_| format!("option {name}: {text:?} is not a whole number"))?;
+                self.tunables.set(t.name, n)?;
+                return Ok((Change::Tunables, None));
+            }
+        }
         let Some(key) = canonical_key(&name) else {
             if is_ignored(&name) || is_ignored(name.split_whitespace().next().unwrap_or("")) {
                 return Ok((
@@ -621,5 +654,28 @@ mod tests {
         o.elo = (ELO_MIN + ELO_MAX) / 2;
         assert_eq!(o.level_index(9), Some(4));
         assert_eq!(o.level_index(0), None);
+    }
+
+    #[test]
+    fn search_constants_are_options_only_in_a_tuning_build() {
+        let mut o = Options::default();
+        let listed = o
+            .lines(Protocol::Uci)
+            .iter()
+            .any(|l| l.starts_with("option name rfp_margin type spin"));
+        let set = o.set("rfp_margin", Some("100"));
+        if cfg!(feature = "tune") {
+            assert!(listed);
+            assert_eq!(set.unwrap().0, Change::Tunables);
+            assert_eq!(o.tunables.rfp_margin, 100);
+            assert!(
+                o.set("rfp_margin", Some("100000")).is_err(),
+                "outside its range"
+            );
+        } else {
+            assert!(!listed);
+            assert!(set.is_err());
+            assert_eq!(o.tunables, Tunables::default());
+        }
     }
 }

@@ -86,7 +86,9 @@ impl Session {
             }
             Command::Ucci => ucci::handshake(self),
             Command::IsReady => {
-                self.core.sync();
+                let out = self.core.sink();
+                self.core
+                    .wait_for_tables(&mut |n| out(&format!("info string {n}")));
                 self.core.say("readyok");
             }
             Command::NewGame => {

@@ -238,3 +238,78 @@ fn until_tbhits(e: &mut Engine) {
         std::thread::sleep(Duration::from_millis(500));
     }
 }
+
+/// A lone chariot against the full defence (车对士象全): a draw, which a search without the
+/// table scores as a large advantage.
+const CHARIOT_AGAINST_FULL_DEFENCE: &str = "2bakab2/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+
+/// On a first run (an empty cache folder) `isready` waits until the starter set is made and
+/// attached, saying so: the first search after it already probes the tables and scores the
+/// draw, as it would on every later run.
+#[test]
+fn isready_waits_for_the_starter_set_on_a_first_run() {
+    let folder = tempfile::tempdir().unwrap();
+    let default = folder.path().join("egtb");
+    let mut e = Engine::start_with_tables(&default);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let notes = e.sync();
+    assert!(
+        notes
+            .iter()
+            .any(|l| l.starts_with("info string waiting for the endgame tablebases")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|l| l.starts_with("info string endgame tablebases ready: ")),
+        "{notes:?}"
+    );
+    assert!(xiangqi_egtb::is_complete(
+        &default,
+        &xiangqi_egtb::starter_endings()
+    ));
+    e.send(&format!("position fen {CHARIOT_AGAINST_FULL_DEFENCE}"));
+    e.send("go depth 6");
+    let (lines, _) = e.read_bestmove();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for l in &infos {
+        let hits: u64 = info_field(l, "tbhits").map_or(0, |h| h.parse().unwrap());
+        assert!(hits > 0, "no tablebase hits: {l}");
+        assert_eq!(info_field(l, "cp"), Some("0"), "not a draw: {l}");
+    }
+    // The tables are there now: a second `isready` waits for nothing and says nothing.
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("quit");
+    e.wait_exit();
+}
+
+/// CECP's `ping` waits as `isready` does; the notes are comments.
+#[test]
+fn cecp_ping_waits_for_the_starter_set_on_a_first_run() {
+    let folder = tempfile::tempdir().unwrap();
+    let default = folder.path().join("egtb");
+    let mut e = Engine::start_with_tables(&default);
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("ping 7");
+    let lines = e.read_until(|l| l == "pong 7");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("# endgame tablebases ready: ")),
+        "{lines:?}"
+    );
+    assert!(xiangqi_egtb::is_complete(
+        &default,
+        &xiangqi_egtb::starter_endings()
+    ));
+    e.send("quit");
+    e.wait_exit();
+}

@@ -2,6 +2,7 @@
 //! net, chosen at run time (the engine's `EvalFile` and `UseNNUE` options).
 
 use crate::evaluator::NnueEvaluator;
+use crate::layered::LayeredEvaluator;
 use crate::net::Network;
 use std::sync::Arc;
 use xiangqi_core::{Move, Position};
@@ -15,6 +16,8 @@ pub enum EvalChoice {
     Classical(Box<DefaultEvaluator>),
     /// An [`NnueEvaluator`].
     Nnue(NnueEvaluator),
+    /// A [`LayeredEvaluator`] (a net of format 3).
+    Layered(LayeredEvaluator),
 }
 
 impl Default for EvalChoice {
@@ -40,7 +43,7 @@ impl EvalChoice {
 impl EvalChoice {
     /// Whether this is the net.
     pub fn is_nnue(&self) -> bool {
-        matches!(self, EvalChoice::Nnue(_))
+        matches!(self, EvalChoice::Nnue(_) | EvalChoice::Layered(_))
     }
 }
 
@@ -49,6 +52,7 @@ macro_rules! forward {
         match $self {
             EvalChoice::Classical($e) => $call,
             EvalChoice::Nnue($e) => $call,
+            EvalChoice::Layered($e) => $call,
         }
     };
 }

@@ -68,7 +68,12 @@ impl Openings {
     }
 
     /// Random plies after a book line, and random plies of a game without one.
-    fn random_plies(self) -> (std::ops::RangeInclusive<usize>, std::ops::RangeInclusive<usize>) {
+    fn random_plies(
+        self,
+    ) -> (
+        std::ops::RangeInclusive<usize>,
+        std::ops::RangeInclusive<usize>,
+    ) {
         match self {
             Openings::Narrow => (0..=2, 2..=5),
             Openings::Wide => (2..=4, 4..=7),
@@ -83,7 +88,9 @@ impl std::str::FromStr for Openings {
         match s {
             "narrow" => Ok(Openings::Narrow),
             "wide" => Ok(Openings::Wide),
-            other => Err(format!("`{other}` is not an opening style (narrow or wide)")),
+            other => Err(format!(
+                "`{other}` is not an opening style (narrow or wide)"
+            )),
         }
     }
 }

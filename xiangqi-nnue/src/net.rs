@@ -81,7 +81,7 @@ pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
 /// Why bytes are not a net this build can use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetError {
-    /// The bytes do not start with a net file's magic, `XQNNUE01` or `XQNNUE02`.
+    /// The bytes do not start with a net file's magic, `XQNNUE01`, `XQNNUE02` or `XQNNUE03`.
     NotANet,
     /// The file is shorter or longer than the architecture needs.
     WrongSize {
@@ -107,6 +107,8 @@ pub enum NetError {
     },
     /// A weight lies outside what the integer arithmetic handles without overflow.
     WeightOutOfRange(&'static str),
+    /// A layered net's header asks for a shape outside the format's limits (what is wrong).
+    Shape(&'static str),
 }
 
 impl fmt::Display for NetError {
@@ -114,7 +116,7 @@ impl fmt::Display for NetError {
         match self {
             NetError::NotANet => write!(
                 f,
-                "not an NNUE net file (it does not start with XQNNUE01 or XQNNUE02)"
+                "not an NNUE net file (it does not start with XQNNUE01, XQNNUE02 or XQNNUE03)"
             ),
             NetError::WrongSize { expected, found } => write!(
                 f,
@@ -136,6 +138,7 @@ impl fmt::Display for NetError {
             NetError::WeightOutOfRange(which) => {
                 write!(f, "the net's {which} are too large for the integer arithmetic")
             }
+            NetError::Shape(what) => write!(f, "the layered net's header is invalid: {what}"),
         }
     }
 }

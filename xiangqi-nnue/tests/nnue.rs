@@ -164,6 +164,6 @@ fn truncated_and_corrupt_nets_fail_cleanly() {
         Network::from_bytes(b"XQNNDAT1 a data file, not a net")
             .unwrap_err()
             .to_string(),
-        "not an NNUE net file (it does not start with XQNNUE01 or XQNNUE02)"
+        "not an NNUE net file (it does not start with XQNNUE01, XQNNUE02 or XQNNUE03)"
     );
 }

@@ -12,7 +12,7 @@ use xiangqi_core::{Game, Position, Problems, START_FEN};
 /// A xiangqi board: the current position and the moves played since the start position.
 ///
 /// `Board()` is the standard start; `Board(fen)` starts from a FEN.
-#[pyclass(module = "xiangqi")]
+#[pyclass(module = "xiangqi_rs")]
 #[derive(Clone)]
 pub struct Board {
     pub(crate) game: Game,

@@ -38,7 +38,7 @@ fn pv_text(pv: &[Move]) -> String {
 }
 
 /// Progress of a search, once per completed iteration (and per line with `multipv`).
-#[pyclass(module = "xiangqi", frozen, get_all)]
+#[pyclass(module = "xiangqi_rs", frozen, get_all)]
 #[derive(Clone)]
 pub struct SearchInfo {
     /// Iteration depth in plies.
@@ -97,7 +97,7 @@ impl SearchInfo {
 }
 
 /// What a search found.
-#[pyclass(module = "xiangqi", frozen, get_all)]
+#[pyclass(module = "xiangqi_rs", frozen, get_all)]
 #[derive(Clone)]
 pub struct SearchResult {
     /// The move to play; `None` only when the side to move has no legal move.
@@ -149,7 +149,7 @@ impl SearchResult {
 
 /// The engine: iterative deepening alpha-beta with a transposition table kept between
 /// searches, Lazy SMP threads and optional strength levels.
-#[pyclass(module = "xiangqi", frozen)]
+#[pyclass(module = "xiangqi_rs", frozen)]
 pub struct Engine {
     /// The searcher, shared with `analysis()` threads and `review()`.
     pub(crate) searcher: Arc<Mutex<Searcher>>,
@@ -413,7 +413,7 @@ struct AnalysisState {
 
 /// The iterator `Engine.analysis` returns: `SearchInfo` as the search goes, then
 /// `StopIteration`; `result` is the `SearchResult` after that (`None` before).
-#[pyclass(module = "xiangqi", frozen)]
+#[pyclass(module = "xiangqi_rs", frozen)]
 pub struct Analysis {
     state: Mutex<AnalysisState>,
     stop: StopHandle,

@@ -1,6 +1,7 @@
 //! # xiangqi-py
 //!
-//! The Python module `xiangqi` (built with maturin into an abi3 wheel for CPython 3.9+):
+//! The Python module `xiangqi_rs` (distribution `xiangqi-rs`, built with maturin into an abi3
+//! wheel for CPython 3.9+):
 //! the rules of `xiangqi-core` (boards, moves, FEN, notation, the end of the game with the
 //! repetition rules), records of `xiangqi-records` (every format it reads, with variations; PGN, XQF, UBB and
 //! CBF written), the engine of
@@ -8,7 +9,7 @@
 //! learning. Every error is a Python exception
 //! (a `ValueError` subclass with the core's message), never a crash of the interpreter.
 //!
-//! The native module is `xiangqi._xiangqi`; `python/xiangqi/__init__.py` re-exports it and
+//! The native module is `xiangqi_rs._xiangqi`; `python/xiangqi_rs/__init__.py` re-exports it and
 //! adds the NumPy views, and `_xiangqi.pyi` types it.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

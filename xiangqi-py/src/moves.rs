@@ -46,7 +46,7 @@ pub fn parse_square(name: &str) -> PyResult<u8> {
 }
 
 /// A piece: its colour and role.
-#[pyclass(module = "xiangqi", frozen, eq, hash)]
+#[pyclass(module = "xiangqi_rs", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece(pub CorePiece);
 
@@ -109,7 +109,7 @@ impl Piece {
 /// A move from one square to another, as ICCS/UCI writes it (`h2e2`).
 ///
 /// It knows nothing of a position: legality is the board's business.
-#[pyclass(module = "xiangqi", frozen, eq, hash, ord)]
+#[pyclass(module = "xiangqi_rs", frozen, eq, hash, ord)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(pub xiangqi_core::Move);
 

@@ -17,7 +17,7 @@ pub fn rules_arg(name: &str) -> PyResult<RuleSet> {
 }
 
 /// How and by whom a game was won, or that it was drawn.
-#[pyclass(module = "xiangqi", frozen, eq)]
+#[pyclass(module = "xiangqi_rs", frozen, eq)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct Outcome {
     /// `RED` (`True`), `BLACK` (`False`), or `None` for a draw.

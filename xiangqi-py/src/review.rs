@@ -19,7 +19,7 @@ use xiangqi_records::{GameTree, Record};
 use xiangqi_search::review::{self as core_review, ReviewOptions, SideSummary as CoreSummary};
 
 /// The review of one move.
-#[pyclass(module = "xiangqi", frozen)]
+#[pyclass(module = "xiangqi_rs", frozen)]
 #[derive(Clone)]
 pub struct MoveReview {
     /// The move's ply, from 1.
@@ -104,7 +104,7 @@ impl MoveReview {
 }
 
 /// A side's totals.
-#[pyclass(module = "xiangqi", frozen, get_all)]
+#[pyclass(module = "xiangqi_rs", frozen, get_all)]
 #[derive(Clone)]
 pub struct SideSummary {
     /// Moves reviewed.
@@ -151,7 +151,7 @@ impl SideSummary {
 }
 
 /// A game's review: each move's judgement, each side's totals, and the record annotated.
-#[pyclass(module = "xiangqi", frozen)]
+#[pyclass(module = "xiangqi_rs", frozen)]
 pub struct Review {
     moves: Vec<MoveReview>,
     red: SideSummary,

@@ -135,7 +135,7 @@ fn wdl_name(w: Wdl) -> &'static str {
 /// hold only by checking for ever loses, a win or loss *by the rule* without a distance to
 /// mate (`probe` says `by_rule`); elsewhere nobody can give perpetual check and an endless
 /// line is a draw.
-#[pyclass(module = "xiangqi", frozen)]
+#[pyclass(module = "xiangqi_rs", frozen)]
 pub struct Tablebase {
     tb: xiangqi_egtb::Tablebase,
 }

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 from typing import Iterator, List, Tuple
 
-import xiangqi
+import xiangqi_rs as xiangqi
 
 REPO = Path(__file__).resolve().parents[2]
 CORE_DATA = REPO / "xiangqi-core" / "tests" / "data"

@@ -1,7 +1,7 @@
 //! The Python suite (`tests/test_*.py`) from `cargo test`.
 //!
 //! Which interpreter runs it:
-//! - `XIANGQI_PY_PYTHON`, when set: an interpreter that already has the `xiangqi` module
+//! - `XIANGQI_PY_PYTHON`, when set: an interpreter that already has the `xiangqi_rs` module
 //!   (a wheel built from this tree, as CI installs it) and the test packages; it is run as is.
 //! - otherwise the virtual environment `target/py-venv` of the workspace: the module is
 //!   rebuilt into it from this tree (`maturin develop --release`), then pytest runs.
@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The packages the suite imports, besides `xiangqi` itself.
+/// The packages the suite imports, besides `xiangqi_rs` itself.
 const TEST_PACKAGES: &str = "pytest hypothesis pyffish cchess numpy";
 
 /// Writes past libtest's capture of `print!`, so a skip is seen by whoever runs the test.
@@ -20,11 +20,11 @@ fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Can `python` import every test package (and `xiangqi`, when `with_module`)?
+/// Can `python` import every test package (and `xiangqi_rs`, when `with_module`)?
 fn has_packages(python: &Path, with_module: bool) -> bool {
     let mut modules: Vec<&str> = TEST_PACKAGES.split(' ').collect();
     if with_module {
-        modules.push("xiangqi");
+        modules.push("xiangqi_rs");
     }
     Command::new(python)
         .args(["-c", &format!("import {}", modules.join(", "))])
@@ -43,7 +43,7 @@ fn interpreter() -> Result<PathBuf, String> {
             Ok(python)
         } else {
             Err(format!(
-                "XIANGQI_PY_PYTHON={} cannot import xiangqi and {TEST_PACKAGES}",
+                "XIANGQI_PY_PYTHON={} cannot import xiangqi_rs and {TEST_PACKAGES}",
                 python.display()
             ))
         };

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 
 
 def test_move_table_shape():

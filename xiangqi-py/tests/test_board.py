@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import CORE_DATA, epd_ops
 
 PERFT_LEAF_LIMIT = 5_000_000

@@ -11,7 +11,7 @@ import cchess
 import pyffish
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import from_ffish
 
 POSITIONS = int(os.environ.get("XIANGQI_CROSSCHECK_POSITIONS", "10000"))

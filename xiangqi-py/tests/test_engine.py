@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import CORE_DATA, REPO, epd_ops
 
 MATES = list(epd_ops(CORE_DATA / "mates.epd"))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import xiangqi
+import xiangqi_rs as xiangqi
 
 BOARD = xiangqi.Board()
 PIECE_TEXT = st.text(alphabet="rnbakcpRNBAKCPehEH0123456789/ wb-", max_size=90)

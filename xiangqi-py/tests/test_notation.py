@@ -3,7 +3,7 @@
 
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import CORE_DATA, tsv_rows
 
 ROWS = list(tsv_rows(CORE_DATA / "notation.tsv"))

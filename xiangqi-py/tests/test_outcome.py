@@ -3,7 +3,7 @@ repetition rulings of `repetition_wxf.tsv`."""
 
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import CORE_DATA, play, tsv_rows
 
 GAMEEND = list(tsv_rows(CORE_DATA / "gameend.tsv"))

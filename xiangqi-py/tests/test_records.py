@@ -3,7 +3,7 @@
 import cchess
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import RECORDS_DATA
 
 XQF_SAMPLE = RECORDS_DATA / "xqf10_sample_1997.xqf"

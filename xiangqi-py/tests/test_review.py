@@ -4,7 +4,7 @@ progress callback streams each move and can stop the review."""
 
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 
 # Red, a chariot up, leaves a chariot where the black chariot takes it for nothing (b6b7??).
 THROWN = "3aka3/9/r8/9/9/9/9/1R6R/9/3K5 w"

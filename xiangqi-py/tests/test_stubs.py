@@ -3,8 +3,8 @@
 import ast
 from pathlib import Path
 
-import xiangqi
-from xiangqi import _xiangqi
+import xiangqi_rs as xiangqi
+from xiangqi_rs import _xiangqi
 
 STUB = Path(xiangqi.__file__).with_name("_xiangqi.pyi")
 

@@ -10,7 +10,7 @@ import cchess
 import pyffish
 import pytest
 
-import xiangqi
+import xiangqi_rs as xiangqi
 
 # Chariot, horse and pawn against advisors, with what their captures lead into; each table
 # takes well under a second.

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import xiangqi
+import xiangqi_rs as xiangqi
 from conftest import RECORDS_DATA, REPO
 
 PY_DATA = REPO / "xiangqi-py" / "tests" / "data"

@@ -1,7 +1,10 @@
 //! Switches for every search feature, so that each one's worth can be measured by
-//! self-play (the match example's `--a-off` / `--b-off` options).
+//! self-play (the match example's `off=` key), and the numeric constants ([`Tunables`]).
 
-/// Which search features are on. [`Params::default`] turns everything on.
+use crate::tune::Tunables;
+
+/// Which search features are on. [`Params::default`] turns on everything that passed its
+/// match test (docs/SEARCH.md): all but `correction_history`.
 ///
 /// ```
 /// use xiangqi_search::Params;
@@ -54,6 +57,22 @@ pub struct Params {
     /// Continuation histories: quiet moves scored also by the move one and two plies
     /// before (ordering and reductions).
     pub continuation_history: bool,
+    /// Capture history: captures ordered also by how well the same capture (piece,
+    /// target, victim) has done.
+    pub capture_history: bool,
+    /// Correction history: the static evaluation corrected by how far searches of
+    /// positions with the same pawns, and with the same material, found it off.
+    pub correction_history: bool,
+    /// Singular extensions: the table's move is searched a ply deeper when every other
+    /// move fails well below its score (two plies when far below), a cutoff is taken
+    /// when others also beat beta (multi-cut), and it is searched a ply shallower when
+    /// its score alone was already above beta.
+    pub singular_extension: bool,
+    /// ProbCut: at a node well above beta, a capture whose shallow search beats beta by a
+    /// margin cuts the node off without the full-depth search.
+    pub probcut: bool,
+    /// The numeric constants (margins, reductions, bonuses), for tuning.
+    pub tune: Tunables,
 }
 
 impl Default for Params {
@@ -78,6 +97,12 @@ impl Default for Params {
             mate_distance_pruning: true,
             iir: true,
             continuation_history: true,
+            capture_history: true,
+            // Off: it lost its SPRTs (docs/SEARCH.md).
+            correction_history: false,
+            singular_extension: true,
+            probcut: true,
+            tune: Tunables::default(),
         }
     }
 }
@@ -104,6 +129,10 @@ impl Params {
         "mate_distance_pruning",
         "iir",
         "continuation_history",
+        "capture_history",
+        "correction_history",
+        "singular_extension",
+        "probcut",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -131,6 +160,10 @@ impl Params {
             "mate_distance_pruning" => &mut self.mate_distance_pruning,
             "iir" => &mut self.iir,
             "continuation_history" => &mut self.continuation_history,
+            "capture_history" => &mut self.capture_history,
+            "correction_history" => &mut self.correction_history,
+            "singular_extension" => &mut self.singular_extension,
+            "probcut" => &mut self.probcut,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

@@ -5,7 +5,7 @@
 //! a millisecond or so). Iterative deepening stops starting new iterations once the optimum,
 //! scaled by how unstable the best move is and by how far the score dropped, is used up.
 
-use crate::{Clock, Limits};
+use crate::limits::{Clock, Limits};
 use std::time::Duration;
 // `web_time` is `std::time` on native targets; in a browser it reads `performance.now()`
 // (std's `Instant::now` panics on wasm32-unknown-unknown).

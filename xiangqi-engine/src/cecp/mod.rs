@@ -126,7 +126,13 @@ impl Cecp {
                     self.core.stop();
                 }
             }
-            Cmd::Ping(n) => self.say(&format!("pong {n}")),
+            Cmd::Ping(n) => {
+                // As `isready`: the default folder's tables first (see `wait_for_tables`).
+                let out = self.core.sink();
+                self.core
+                    .wait_for_tables(&mut |note| out(&format!("# {note}")));
+                self.say(&format!("pong {n}"));
+            }
             Cmd::SetBoard(fen) => match Position::from_fen(&fen) {
                 Ok(pos) => {
                     self.cancel();

@@ -12,7 +12,7 @@ use xiangqi_records::{GameTree, NodeId, Record, Warning};
 /// `Game()` is an empty record from the standard start, `Game(board)` a record of the
 /// moves played on `board`. `root()` is the tree's first node (see `GameNode`);
 /// `moves`, `comments` and `board()` speak of the main line.
-#[pyclass(module = "xiangqi")]
+#[pyclass(module = "xiangqi_rs")]
 #[derive(Clone)]
 pub struct Game {
     pub(crate) record: Record,

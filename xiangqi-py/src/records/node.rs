@@ -17,7 +17,7 @@ use xiangqi_records::{GameTree, NodeId};
 /// A node is a view of its `Game`: changes show in the game at once. Removing a node
 /// renumbers the tree, so nodes taken before a `remove()` raise `ValueError` afterwards
 /// (take them again from the game).
-#[pyclass(module = "xiangqi")]
+#[pyclass(module = "xiangqi_rs")]
 pub struct GameNode {
     game: Py<Game>,
     id: NodeId,

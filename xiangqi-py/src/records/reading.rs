@@ -17,7 +17,7 @@ use xiangqi_records::{Format, Loaded, Options, ReadError, Warning, WarningKind};
 /// `"DhtmlXQ"`, `"CBF"`, `"CBR"`, `"CBL"`, `"text"`), `encoding` (`"UTF-8"`, `"GB18030"`,
 /// `"Big5"`, ...) and every `warnings` of the file. A sequence of `Game`s: `len()`,
 /// indexing and iteration work on it.
-#[pyclass(module = "xiangqi", frozen, sequence)]
+#[pyclass(module = "xiangqi_rs", frozen, sequence)]
 pub struct Records {
     games: Vec<Py<Game>>,
     format: &'static str,

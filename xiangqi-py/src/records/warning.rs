@@ -7,7 +7,7 @@ use xiangqi_records::Warning;
 /// `message`, and the place: `game` (0-based), `line` and `column` (text formats, 1-based),
 /// `offset` (binary formats), `ply` (1 = the first move) where known. `str()` gives all of
 /// it in words.
-#[pyclass(module = "xiangqi", frozen)]
+#[pyclass(module = "xiangqi_rs", frozen)]
 #[derive(Clone)]
 pub struct RecordWarning(pub Warning);
 

@@ -2,7 +2,7 @@
 //! the reports to the observer.
 
 use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, TB_BOUND};
-use crate::Info;
+use crate::limits::Info;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xiangqi_eval::{Evaluator, Score};
@@ -35,7 +35,7 @@ impl<E: Evaluator> Worker<E> {
             }
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 25;
+                let mut delta = shared.params.tune.aspiration_delta;
                 let (mut alpha, mut beta) =
                     if shared.params.aspiration && depth >= 5 && prev.abs() < TB_BOUND {
                         ((prev - delta).max(-INF), (prev + delta).min(INF))
@@ -43,6 +43,7 @@ impl<E: Evaluator> Worker<E> {
                         (-INF, INF)
                     };
                 loop {
+                    self.root_depth = depth as i32;
                     let score = self.root_search(shared, depth as i32, alpha, beta, pv_idx);
                     self.root_moves[pv_idx..].sort_by(|a, b| {
                         b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score))

@@ -9,21 +9,24 @@
 //! holds the worker's state and what they all use: making and unmaking moves, evaluating,
 //! polling for a stop.
 
+mod correction;
+mod history;
 mod iterate;
 mod movepick;
 mod node;
 mod qsearch;
 mod repetition;
 
-use crate::see::see_value;
+use crate::limits::Limits;
+use crate::params::Params;
 use crate::tablebase::{tree_score, TB_WIN_BOUND};
 use crate::time::TimeManager;
 use crate::tt::Tt;
-use crate::{Limits, Params};
 use arrayvec::ArrayVec;
+use history::mvv_lva;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use xiangqi_core::{Move, Position, Role, RuleSet};
+use xiangqi_core::{Move, Position, RuleSet};
 use xiangqi_egtb::Tablebase;
 use xiangqi_eval::{Evaluator, Score};
 
@@ -87,6 +90,10 @@ struct Frame {
     piece: u8,
     static_eval: i32,
     null_done: bool,
+    /// The correction history's keys of the position at this ply.
+    corr_keys: correction::Keys,
+    /// The move left out of this ply's search (a singular extension's verification).
+    excluded: Option<Move>,
 }
 
 /// One search thread's state, kept between searches (histories age rather than reset).
@@ -115,35 +122,22 @@ pub(crate) struct Worker<E: Evaluator> {
     // that a move's 7-bit target indexes them without a bounds check.
     history: Box<[[i32; 128]; 14]>,
     /// Continuation histories: for a move (piece, target) made one or two plies before,
-    /// the history of each reply (piece, target); see [`movepick::ContinuationHistory`].
-    cont_history: Box<movepick::ContinuationHistory>,
+    /// the history of each reply (piece, target); see [`history::ContinuationHistory`].
+    cont_history: Box<history::ContinuationHistory>,
+    /// Capture history by piece index, target point and the victim's role.
+    capture_history: Box<history::CaptureHistory>,
+    correction: Box<correction::CorrectionHistory>,
     counter: Box<[[Option<Move>; 128]; 14]>,
     lmr: Box<[[u8; 64]; 64]>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
+    /// The depth of the iteration under way (bounds the extensions).
+    root_depth: i32,
     stopped: bool,
     pub tm: Option<TimeManager>,
     ponder_pending: bool,
     single_thread: bool,
     pub main_result_score: i32,
-}
-
-#[inline]
-fn role_of(pos: &Position, sq: xiangqi_core::Square) -> Option<Role> {
-    pos.piece_at(sq).map(|p| p.role)
-}
-
-/// MVV-LVA order of a capture: the most valuable victim first, then the least valuable
-/// attacker (0 for a move that captures nothing).
-#[inline]
-fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    match role_of(pos, m.to()) {
-        Some(victim) => {
-            let attacker = role_of(pos, m.from()).map_or(0, see_value);
-            see_value(victim) * 16 - attacker / 100
-        }
-        None => 0,
-    }
 }
 
 impl<E: Evaluator> Worker<E> {
@@ -171,11 +165,14 @@ impl<E: Evaluator> Worker<E> {
             pv_len: Box::new([0; MAX_PLY + 1]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             history: Box::new([[0; 128]; 14]),
-            cont_history: movepick::ContinuationHistory::new_boxed(),
+            cont_history: history::ContinuationHistory::new_boxed(),
+            capture_history: Box::new([[[0; 7]; 128]; 14]),
+            correction: correction::CorrectionHistory::new_boxed(),
             counter: Box::new([[None; 128]; 14]),
             lmr,
             root_moves: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
             stopped: false,
             tm: None,
             ponder_pending: false,
@@ -188,6 +185,8 @@ impl<E: Evaluator> Worker<E> {
     pub fn clear(&mut self) {
         *self.history = [[0; 128]; 14];
         self.cont_history.clear();
+        *self.capture_history = [[[0; 7]; 128]; 14];
+        self.correction.clear();
         *self.counter = [[None; 128]; 14];
         *self.killers = [[None; 2]; MAX_PLY + 2];
     }
@@ -204,6 +203,7 @@ impl<E: Evaluator> Worker<E> {
     ) {
         self.pos = root.clone();
         self.eval.reset(root);
+        self.frames[0].corr_keys = correction::Keys::of(root);
         self.nodes = 0;
         self.tbhits = 0;
         self.tb_failed = false;
@@ -236,6 +236,9 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         self.cont_history.halve();
+        for h in self.capture_history.iter_mut().flatten().flatten() {
+            *h /= 2;
+        }
         self.root_moves = root_moves
             .iter()
             .map(|&mv| RootMove {
@@ -295,6 +298,18 @@ impl<E: Evaluator> Worker<E> {
         }
     }
 
+    /// The static evaluation `raw` of the position at `ply` with the correction history's
+    /// correction added (when that feature is on).
+    #[inline]
+    fn corrected_eval(&self, shared: &Shared, ply: usize, raw: i32) -> i32 {
+        if !shared.params.correction_history {
+            return raw;
+        }
+        let side = self.pos.side_to_move().index();
+        let c = self.correction.correction(side, self.frames[ply].corr_keys);
+        (raw + c).clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
     #[cold]
     fn table_failed(&mut self, shared: &Shared, e: xiangqi_egtb::FormatError) {
         let mut first = shared.tb_error.lock().unwrap_or_else(|p| p.into_inner());
@@ -309,8 +324,15 @@ impl<E: Evaluator> Worker<E> {
         if probes {
             shared.tt.prefetch(self.pos.key_after(m));
         }
+        let moved = self.pos.piece_at(m.from());
         self.frames[ply].mv = Some(m);
-        self.frames[ply].piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index() as u8);
+        self.frames[ply].piece = moved.map_or(0, |p| p.index() as u8);
+        if let Some(moved) = moved {
+            self.frames[ply + 1].corr_keys =
+                self.frames[ply]
+                    .corr_keys
+                    .after_move(m, moved, self.pos.piece_at(m.to()));
+        }
         self.eval.make_move(&self.pos, m);
         let u = self.pos.make_move(m);
         self.keys.push(self.pos.key());

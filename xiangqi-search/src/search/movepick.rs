@@ -1,9 +1,10 @@
 //! Move ordering: the ordering scores, the staged move picker of the full-width search, and
 //! the selection of the next move that quiescence shares with it.
 
-use super::{mvv_lva, role_of, Shared, Worker};
+use super::history::{move_slot, mvv_lva, role_of, CaptureHistory, ContinuationRow, History};
+use super::{Shared, Worker};
+use crate::params::Params;
 use crate::see::{see_ge, see_value};
-use crate::Params;
 use arrayvec::ArrayVec;
 use xiangqi_core::{Move, MoveList, Position, MAX_MOVES};
 use xiangqi_eval::Evaluator;
@@ -14,67 +15,26 @@ const KILLER1: i32 = 1_000_000;
 const KILLER2: i32 = 999_000;
 pub(super) const COUNTER: i32 = 998_000;
 const BAD_CAPTURE: i32 = -2_000_000;
-/// The bound the history scores approach (the update is a gravity formula).
-pub(super) const HISTORY_MAX: i32 = 16_384;
-
-/// History scores by piece index (0..14) and target point; 128 columns rather than 90, so
-/// that a move's 7-bit target indexes them without a bounds check.
-pub(super) type History = [[i32; 128]; 14];
-
-/// One move's slot in the history tables: piece index (0..14) and target point.
-pub(super) const MOVE_SLOTS: usize = 14 * 128;
-
-/// Continuation histories: how well each quiet reply (piece, target) has done after a
-/// given move (piece, target) one or two plies before. A move's worth depends on what was
-/// just played far more than the plain history (by piece and target alone) can say; one
-/// table serves both distances, as the pairs seen at each rarely collide.
-pub(super) struct ContinuationHistory {
-    table: Box<[i16]>,
+/// The tables the ordering of one node reads.
+pub(super) struct OrderTables<'a> {
+    /// The quiet moves' history.
+    pub history: &'a History,
+    /// The continuation histories after the moves one and two plies before.
+    pub cont: [ContinuationRow<'a>; 2],
+    /// The captures' history, when that feature is on.
+    pub captures: Option<&'a CaptureHistory>,
 }
 
-/// The part of [`ContinuationHistory`] that follows one earlier move.
-pub(super) type ContinuationRow<'a> = Option<&'a [i16; MOVE_SLOTS]>;
-
-impl ContinuationHistory {
-    /// A zeroed table (6.4 MB), allocated once per worker.
-    pub(super) fn new_boxed() -> Box<ContinuationHistory> {
-        Box::new(ContinuationHistory {
-            table: vec![0; MOVE_SLOTS * MOVE_SLOTS].into_boxed_slice(),
-        })
-    }
-
-    /// Forgets everything (new game).
-    pub(super) fn clear(&mut self) {
-        self.table.fill(0);
-    }
-
-    /// Halves every entry (between searches: old knowledge counts less).
-    pub(super) fn halve(&mut self) {
-        for h in self.table.iter_mut() {
-            *h /= 2;
-        }
-    }
-
-    /// The replies' row after the move with slot `slot`.
-    #[inline]
-    pub(super) fn row(&self, slot: usize) -> &[i16; MOVE_SLOTS] {
-        let start = slot * MOVE_SLOTS;
-        self.table[start..start + MOVE_SLOTS]
-            .try_into()
-            .expect("a row is MOVE_SLOTS long")
-    }
-
-    /// The entry of reply `reply` after the move with slot `slot`.
-    #[inline]
-    pub(super) fn entry_mut(&mut self, slot: usize, reply: usize) -> &mut i16 {
-        &mut self.table[slot * MOVE_SLOTS + reply]
-    }
-}
-
-/// The slot of a move of piece index `piece` to point `to`.
+/// A capture's ordering score within its stage: MVV-LVA, moved by its capture history.
 #[inline]
-pub(super) fn move_slot(piece: usize, to: usize) -> usize {
-    piece * 128 + to
+pub(super) fn capture_score(pos: &Position, m: Move, captures: Option<&CaptureHistory>) -> i32 {
+    let base = mvv_lva(pos, m);
+    match (captures, pos.piece_at(m.to()), pos.piece_at(m.from())) {
+        (Some(h), Some(victim), Some(attacker)) => {
+            base + h[attacker.index()][m.to().index()][victim.role.index()] / 4
+        }
+        _ => base,
+    }
 }
 
 /// A quiet move's ordering score: its history and its continuation histories after the
@@ -245,8 +205,7 @@ impl MovePicker {
     pub(super) fn next(
         &mut self,
         pos: &mut Position,
-        history: &History,
-        cont: &[ContinuationRow; 2],
+        tables: &OrderTables,
         p: &Params,
         skip_quiets: impl Fn() -> bool,
     ) -> Option<(Move, i32)> {
@@ -272,7 +231,7 @@ impl MovePicker {
                         // SEE only when it is picked (most nodes cut off before), and then
                         // demoted if it loses.
                         for &c in list.iter() {
-                            scores.push(GOOD_CAPTURE + mvv_lva(pos, c));
+                            scores.push(GOOD_CAPTURE + capture_score(pos, c, tables.captures));
                         }
                     }
                     let idx = self.idx;
@@ -351,7 +310,7 @@ impl MovePicker {
                     for &q in &list[first..] {
                         self.scores.push(if p.history {
                             let piece = pos.piece_at(q.from()).map_or(0, |x| x.index());
-                            quiet_score(history, cont, piece, q.to().index())
+                            quiet_score(tables.history, &tables.cont, piece, q.to().index())
                         } else {
                             0
                         });

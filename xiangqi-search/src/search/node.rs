@@ -1,12 +1,13 @@
 //! The full-width node search: principal variation search with its pruning, reductions
 //! and extensions.
 
-use super::movepick::{move_slot, ContinuationRow, MovePicker, COUNTER, GOOD_CAPTURE, HISTORY_MAX};
+use super::history::{move_slot, HISTORY_MAX};
+use super::movepick::{MovePicker, OrderTables, COUNTER, GOOD_CAPTURE};
 use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60, TB_BOUND};
 use crate::see::see_ge;
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use arrayvec::ArrayVec;
-use xiangqi_core::{Move, Role};
+use xiangqi_core::{Move, MoveList, Role};
 use xiangqi_eval::Evaluator;
 
 impl<E: Evaluator> Worker<E> {
@@ -30,6 +31,7 @@ impl<E: Evaluator> Worker<E> {
             };
         }
         let p = shared.params;
+        let t = &p.tune;
         let Some(in_check) = self.enter_node(shared, ply) else {
             return 0;
         };
@@ -50,6 +52,10 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
+        // In a singular extension's verification, the move left out; the node is the same
+        // position as its parent's search, so it takes no cutoff from the table, prunes no
+        // node as a whole and stores nothing.
+        let excluded = self.frames[ply].excluded;
         let key = self.pos.key();
         let tte = shared.tt.probe(key);
         let mut tt_move = None;
@@ -58,6 +64,7 @@ impl<E: Evaluator> Worker<E> {
                 tt_move = e.mv.filter(|&m| self.pos.is_legal(m));
                 let s = score_from_tt(e.score, ply);
                 if !pv_node
+                    && excluded.is_none()
                     && e.depth >= depth
                     && match e.bound {
                         Bound::Exact => true,
@@ -70,27 +77,35 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         // A capture into an ending with a table: the table's value.
-        if let Some(s) = self.probe_tablebase(shared, ply) {
-            return s;
+        if excluded.is_none() {
+            if let Some(s) = self.probe_tablebase(shared, ply) {
+                return s;
+            }
         }
 
-        let static_eval = if in_check {
+        // The evaluation as the evaluator gives it (what the table keeps), and corrected.
+        let raw_eval = if in_check {
             -INF
         } else if let Some(e) = tte {
             e.eval
         } else {
             self.evaluate(shared)
         };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected_eval(shared, ply, raw_eval)
+        };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         self.frames[ply + 1].null_done = false;
 
-        if !in_check && !pv_node {
+        if !in_check && !pv_node && excluded.is_none() {
             // Reverse futility: far above beta at low depth, trust the static evaluation.
             if p.reverse_futility
-                && depth <= 7
+                && depth <= t.rfp_depth
                 && beta.abs() < TB_BOUND
-                && static_eval - 90 * (depth - improving as i32) >= beta
+                && static_eval - t.rfp_margin * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
@@ -107,9 +122,12 @@ impl<E: Evaluator> Worker<E> {
                 && attackers > 0
                 && beta.abs() < TB_BOUND
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = t.nmp_base
+                    + depth / t.nmp_depth_div
+                    + ((static_eval - beta) / t.nmp_eval_div).min(3);
                 self.frames[ply].mv = None;
                 self.frames[ply + 1].null_done = true;
+                self.frames[ply + 1].corr_keys = self.frames[ply].corr_keys;
                 self.eval.make_null(&self.pos);
                 let u = self.pos.make_null();
                 self.keys.push(self.pos.key());
@@ -148,6 +166,56 @@ impl<E: Evaluator> Worker<E> {
             }
         }
 
+        // ProbCut: a capture that beats beta by a margin in a search four plies shallower
+        // (and first in quiescence, which is cheap) almost surely beats beta at full depth.
+        // Not where the table already says a search nearly this deep stayed below the mark.
+        let probcut_beta = beta + t.probcut_margin;
+        if p.probcut
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= t.probcut_depth
+            && beta.abs() < TB_BOUND
+            && !tte
+                .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta)
+        {
+            let mut captures = MoveList::new();
+            self.pos.legal_captures_into(&mut captures);
+            for &m in captures.iter() {
+                if !see_ge(&mut self.pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                let u = self.make(shared, m, ply, true);
+                let mut s = -self.qsearch(shared, -probcut_beta, -probcut_beta + 1, ply + 1);
+                if s >= probcut_beta {
+                    s = -self.negamax(
+                        shared,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        !cut_node,
+                        false,
+                    );
+                }
+                self.unmake(m, u);
+                if self.stopped {
+                    return 0;
+                }
+                if s >= probcut_beta {
+                    shared.tt.store(
+                        key,
+                        Some(m),
+                        score_to_tt(s, ply),
+                        raw_eval.max(-MATE_BOUND),
+                        depth - 3,
+                        Bound::Lower,
+                    );
+                    return s;
+                }
+            }
+        }
+
         if p.iir && tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
             depth -= 1;
         }
@@ -157,15 +225,16 @@ impl<E: Evaluator> Worker<E> {
         let mut best_move = None;
         let mut move_count = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let mut picker =
             MovePicker::new(tt_move, self.order_hints(shared, ply), pv_node || depth > 8);
         let cont_slots = self.continuation_slots(shared, ply);
-        let futility_base = static_eval + 120 + 110 * depth;
+        let futility_base = static_eval + t.futility_base + t.futility_per_depth * depth;
         // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
         // and the counter move are dropped (when not in check, and only once some move has
         // scored above a mate; checked where it applies).
         let lmp_allowed = p.late_move_pruning && depth <= 8 && !pv_node;
-        let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+        let lmp_limit = (t.lmp_base + depth * depth) / (2 - improving as i32);
 
         loop {
             // Below depth 3, late move pruning may drop the first quiet move picked, and with
@@ -178,14 +247,20 @@ impl<E: Evaluator> Worker<E> {
                     && best_score > -MATE_BOUND
                     && ply > 0
             };
-            let cont: [ContinuationRow; 2] = [
-                cont_slots[0].map(|s| self.cont_history.row(s)),
-                cont_slots[1].map(|s| self.cont_history.row(s)),
-            ];
-            let Some((m, order)) = picker.next(&mut self.pos, &self.history, &cont, p, skip_quiets)
-            else {
+            let tables = OrderTables {
+                history: &self.history,
+                cont: [
+                    cont_slots[0].map(|s| self.cont_history.row(s)),
+                    cont_slots[1].map(|s| self.cont_history.row(s)),
+                ],
+                captures: p.capture_history.then_some(&*self.capture_history),
+            };
+            let Some((m, order)) = picker.next(&mut self.pos, &tables, p, skip_quiets) else {
                 break;
             };
+            if Some(m) == excluded {
+                continue;
+            }
             let is_capture = self.pos.piece_at(m.to()).is_some();
             let quiet = !is_capture;
             move_count += 1;
@@ -209,7 +284,7 @@ impl<E: Evaluator> Worker<E> {
                     && is_capture
                     && depth <= 6
                     && order < GOOD_CAPTURE
-                    && !see_ge(&mut self.pos, m, -90 * depth)
+                    && !see_ge(&mut self.pos, m, -t.see_capture_margin * depth)
                 {
                     futile = true;
                 }
@@ -219,10 +294,59 @@ impl<E: Evaluator> Worker<E> {
                 // Pruned unless it gives check (a sacrifice that mates).
                 continue;
             }
+            // Singular extension: is the table's move the only good one here? Searched
+            // before the move is made, at this same node with the move left out.
+            let mut singular_ext = 0;
+            if p.singular_extension && Some(m) == tt_move && excluded.is_none() && ply > 0 {
+                if let Some(e) = tte {
+                    let tt_score = score_from_tt(e.score, ply);
+                    if depth >= t.singular_depth
+                        && e.depth >= depth - 3
+                        && e.bound != Bound::Upper
+                        && tt_score.abs() < TB_BOUND
+                        && (ply as i32) < 2 * self.root_depth
+                    {
+                        let singular_beta = tt_score - t.singular_beta_mult * depth;
+                        self.frames[ply].excluded = Some(m);
+                        let v = self.negamax(
+                            shared,
+                            singular_beta - 1,
+                            singular_beta,
+                            (depth - 1) / 2,
+                            ply,
+                            cut_node,
+                            false,
+                        );
+                        self.frames[ply].excluded = None;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < singular_beta {
+                            singular_ext =
+                                if !pv_node && v < singular_beta - t.singular_double_margin {
+                                    2
+                                } else {
+                                    1
+                                };
+                        } else if singular_beta >= beta {
+                            // Multi-cut: another move beats beta too.
+                            return singular_beta;
+                        } else if tt_score >= beta {
+                            singular_ext = -1;
+                        }
+                    }
+                }
+            }
             // A child at depth 0 or less is a quiescence node.
             let u = self.make(shared, m, ply, p.qsearch_tt || depth > 1);
             let gives_check = self.pos.is_check();
-            let ext = (p.check_extension && gives_check && (ply as i32) < 2 * depth + 10) as i32;
+            let check_ext =
+                (p.check_extension && gives_check && (ply as i32) < 2 * depth + 10) as i32;
+            let ext = if singular_ext != 0 {
+                singular_ext
+            } else {
+                check_ext
+            };
             let new_depth = depth - 1 + ext;
             let mut score;
             if move_count == 1 || !p.pvs {
@@ -252,7 +376,12 @@ impl<E: Evaluator> Worker<E> {
                     if quiet && order < COUNTER {
                         // The history alone reaches 16,384, with the two continuation
                         // histories three times that: the same reduction per table's worth.
-                        r -= order / if cont_slots[0].is_some() { 12_000 } else { 6_000 };
+                        r -= order
+                            / if cont_slots[0].is_some() {
+                                t.lmr_history_div
+                            } else {
+                                t.lmr_history_div / 2
+                            };
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
@@ -286,6 +415,8 @@ impl<E: Evaluator> Worker<E> {
             }
             if quiet && !quiets.is_full() {
                 quiets.push(m);
+            } else if is_capture && !captures.is_full() {
+                captures.push(m);
             }
             if score > best_score {
                 best_score = score;
@@ -298,6 +429,9 @@ impl<E: Evaluator> Worker<E> {
                         if quiet {
                             self.update_quiet_stats(shared, ply, m, depth, &quiets, cont_slots);
                         }
+                        if p.capture_history {
+                            self.update_capture_stats(shared, m, is_capture, depth, &captures);
+                        }
                         break;
                     }
                     alpha = score;
@@ -306,12 +440,21 @@ impl<E: Evaluator> Worker<E> {
         }
 
         if move_count == 0 {
+            if excluded.is_some() {
+                // The left-out move was the only one.
+                return alpha;
+            }
             // No legal move: lost, in check or not (stalemate loses in xiangqi).
             return -MATE + ply as i32;
         }
+
         if best_score == -INF {
             // Every move was pruned: fail low at alpha.
             best_score = alpha;
+        }
+        if excluded.is_some() {
+            // A verification search: its score is for the caller alone.
+            return best_score;
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -320,11 +463,26 @@ impl<E: Evaluator> Worker<E> {
         } else {
             Bound::Upper
         };
+        // The correction history learns from a quiet node whose score says where the true
+        // value lies relative to the static evaluation (a fail-high above it, a fail-low
+        // below it, or an exact score).
+        if p.correction_history
+            && !in_check
+            && best_move.is_none_or(|m| self.pos.piece_at(m.to()).is_none())
+            && best_score.abs() < TB_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            let side = self.pos.side_to_move().index();
+            let keys = self.frames[ply].corr_keys;
+            self.correction
+                .update(side, keys, best_score - static_eval, depth);
+        }
         shared.tt.store(
             key,
             best_move,
             score_to_tt(best_score, ply),
-            static_eval.max(-MATE_BOUND),
+            raw_eval.max(-MATE_BOUND),
             depth,
             bound,
         );
@@ -351,7 +509,7 @@ impl<E: Evaluator> Worker<E> {
             }
         }
         if p.history {
-            let bonus = (depth * depth * 16).min(1600);
+            let bonus = (depth * depth * p.tune.history_bonus_mult).min(p.tune.history_bonus_max);
             for &q in quiets {
                 let pi = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
                 let h = &mut self.history[pi][q.to().index()];
@@ -365,6 +523,35 @@ impl<E: Evaluator> Worker<E> {
                     *c = (v + b - v * b.abs() / HISTORY_MAX) as i16;
                 }
             }
+        }
+    }
+
+    /// After a cutoff by `best`: the capture history rewards `best` if it is a capture and
+    /// punishes the captures tried before it that did not cut off.
+    fn update_capture_stats(
+        &mut self,
+        shared: &Shared,
+        best: Move,
+        best_is_capture: bool,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        let t = &shared.params.tune;
+        let bonus = (depth * depth * t.history_bonus_mult).min(t.history_bonus_max);
+        for &c in tried {
+            let (Some(attacker), Some(victim)) =
+                (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
+            else {
+                continue;
+            };
+            let b = if best_is_capture && c == best {
+                bonus
+            } else {
+                -bonus
+            };
+            let h =
+                &mut self.capture_history[attacker.index()][c.to().index()][victim.role.index()];
+            *h += b - *h * b.abs() / HISTORY_MAX;
         }
     }
 

@@ -1,7 +1,8 @@
 //! Quiescence search: captures only (every evasion in check), with delta and SEE pruning.
 
+use super::history::{mvv_lva, role_of};
 use super::movepick::pick;
-use super::{mvv_lva, role_of, Shared, Worker, EVAL_MAX, INF, MATE, MAX_PLY};
+use super::{Shared, Worker, EVAL_MAX, INF, MATE, MAX_PLY};
 use crate::see::{see_ge, see_value};
 use crate::tt::{score_from_tt, score_to_tt, Bound};
 use arrayvec::ArrayVec;
@@ -48,21 +49,27 @@ impl<E: Evaluator> Worker<E> {
         let stand_pat;
         // Whether the stand-pat is only a bound from lazy evaluation (not to be stored).
         let mut lazy = false;
+        // The evaluation as the evaluator gives it (what the table keeps).
+        let mut raw_eval = 0;
         if !in_check {
-            stand_pat = match tte {
+            // The correction history's shift, known before evaluating so that a lazy
+            // evaluation's window can be shifted the other way.
+            let shift = self.corrected_eval(shared, ply, 0);
+            raw_eval = match tte {
                 Some(e) => e.eval,
                 None if shared.noise == 0 => {
                     let s = self
                         .eval
-                        .evaluate_bounded(&self.pos, Score(alpha), Score(beta))
+                        .evaluate_bounded(&self.pos, Score(alpha - shift), Score(beta - shift))
                         .0
                         .clamp(-EVAL_MAX, EVAL_MAX);
                     // A bound is outside the window: at most alpha or at least beta.
-                    lazy = s <= alpha || s >= beta;
+                    lazy = s <= alpha - shift || s >= beta - shift;
                     s
                 }
                 None => self.evaluate(shared),
             };
+            stand_pat = (raw_eval + shift).clamp(-EVAL_MAX, EVAL_MAX);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -97,7 +104,8 @@ impl<E: Evaluator> Worker<E> {
             any = true;
             if !in_check {
                 let v = role_of(&self.pos, m.to()).map_or(0, see_value);
-                if p.delta_pruning && stand_pat + v + 200 <= alpha && v < 10_000 {
+                if p.delta_pruning && stand_pat + v + p.tune.qs_delta_margin <= alpha && v < 10_000
+                {
                     // The captures come most valuable victim first and alpha only rises:
                     // every capture left would be pruned too.
                     break;
@@ -136,7 +144,7 @@ impl<E: Evaluator> Worker<E> {
                 key,
                 best_move,
                 score_to_tt(best, ply),
-                if in_check { 0 } else { stand_pat },
+                if in_check { 0 } else { raw_eval },
                 0,
                 bound,
             );

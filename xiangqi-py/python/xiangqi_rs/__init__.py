@@ -6,7 +6,7 @@ written in ICCS (``h2e2``). ``read`` loads game records of every common format (
 XQF, DhtmlXQ/UBB, CBF, CBR/CBL, plain move lists) with their variations and comments;
 ``Tablebase`` probes endgame tables (distance to mate).
 
->>> import xiangqi
+>>> import xiangqi_rs as xiangqi
 >>> board = xiangqi.Board()
 >>> len(board.legal_moves())
 44
@@ -133,7 +133,7 @@ def _numpy() -> Any:
     try:
         import numpy
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("xiangqi.to_numpy needs NumPy: pip install numpy") from e
+        raise ImportError("xiangqi_rs.to_numpy needs NumPy: pip install numpy") from e
     return numpy
 
 

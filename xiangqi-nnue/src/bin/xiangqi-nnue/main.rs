@@ -1,5 +1,7 @@
 //! The NNUE pipeline on the command line: make training data, train a net, inspect it.
 
+mod layered_cmd;
+
 use clap::{Parser, Subcommand};
 use std::ops::Range;
 use std::path::Path;
@@ -134,6 +136,10 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         output_buckets: usize,
     },
+    /// Trains a layered net (format 3: general buckets, hidden layers) and writes it.
+    TrainLayered(layered_cmd::TrainLayeredArgs),
+    /// Times the search with several nets over the bench positions, alternating.
+    Bench(layered_cmd::BenchArgs),
     /// Quantises a float checkpoint (`.fnet`) into a net file.
     Quantise {
         /// The float checkpoint.
@@ -169,9 +175,12 @@ fn load_net(name: &str) -> Result<Network, String> {
 
 /// The evaluator a generation run searches with.
 fn evaluator(gen: &GenArgs) -> Result<EvalChoice, String> {
-    match &gen.eval_file {
+    match gen.eval_file.as_deref() {
         None => Ok(EvalChoice::classical()),
-        Some(name) => Ok(EvalChoice::with_network(Arc::new(load_net(name)?))),
+        Some("embedded") => Ok(EvalChoice::default()),
+        Some(name) => Ok(xiangqi_nnue::AnyNet::load(name)
+            .map_err(|e| format!("{name}: {e}"))?
+            .evaluator()),
     }
 }
 
@@ -509,6 +518,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 report.wdl_scale
             );
         }
+        Command::TrainLayered(args) => layered_cmd::train_layered(args)?,
+        Command::Bench(args) => layered_cmd::bench(args)?,
         Command::Quantise { float, out } => {
             let net = load_float(&float)?;
             std::fs::write(&out, net.quantise().to_bytes())
