@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi::core::{Game, Move, Position, Square};
-use xiangqi::nnue::{EvalChoice, Network};
+use xiangqi::nnue::{AnyNet, EvalChoice, Network};
 use xiangqi::search::{Clock, Level, Limits, Params, Tablebase};
 
 /// The in-process searcher: the hand-written evaluator or a net.
@@ -164,7 +164,7 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// In-process: `Some(Some(net))` searches with that net, `Some(None)` with the
     /// hand-written evaluator, `None` with the default ([`EvalChoice::default`], the net).
-    pub net: Option<Option<Arc<Network>>>,
+    pub net: Option<Option<AnyNet>>,
     /// `egtb=`: in-process, the tablebases opened (shared by the games); `None` without
     /// (the default: a match measures the search unless told otherwise).
     pub tablebase: Option<Arc<Tablebase>>,
@@ -220,14 +220,15 @@ impl EngineSpec {
                 "ranks" => ranks = Some(v == "1"),
                 "eval" => {
                     spec.net = match v {
-                        "nnue" => Some(Some(Network::shared_embedded())),
+                        "nnue" => Some(Some(AnyNet::Simple(Network::shared_embedded()))),
                         "classical" | "hand" => Some(None),
                         _ => return Err(format!("eval={v}: use nnue or classical")),
                     }
                 }
                 "evalfile" => {
-                    let net = Network::load(v).map_err(|e| format!("evalfile={v}: {e}"))?;
-                    spec.net = Some(Some(Arc::new(net)));
+                    // Any format: the layered nets (format 3) too.
+                    let net = AnyNet::load(v).map_err(|e| format!("evalfile={v}: {e}"))?;
+                    spec.net = Some(Some(net));
                 }
                 "egtb" => spec.egtb = Some(v.to_string()),
                 "tc" => spec.tc = Some(TimeControl::parse_clock(v)?),
@@ -325,7 +326,7 @@ impl EngineSpec {
         Ok(match &self.kind {
             Kind::InProcess => {
                 let eval = match &self.net {
-                    Some(Some(net)) => EvalChoice::with_network(net.clone()),
+                    Some(Some(net)) => net.evaluator(),
                     Some(None) => EvalChoice::classical(),
                     None => EvalChoice::default(),
                 };
