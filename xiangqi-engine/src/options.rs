@@ -5,8 +5,7 @@
 //! `ponder`, `usemillisec`, ...) and the UCI names both work under either protocol.
 
 use crate::command::Protocol;
-use std::sync::Arc;
-use xiangqi_nnue::Network;
+use xiangqi_nnue::{AnyNet, Network};
 use xiangqi_search::Tunables;
 
 /// The repetition rules the engine plays by (the `Repetition Rule` option).
@@ -81,7 +80,7 @@ pub struct Options {
     /// `EvalFile`: where the net came from ([`EMBEDDED_NET`] for the built-in one).
     pub eval_file: String,
     /// The net `EvalFile` names, loaded and checked when the option was set.
-    pub network: Arc<Network>,
+    pub network: AnyNet,
     /// `UseEGTB`: play endings from the endgame tablebases.
     pub use_egtb: bool,
     /// `EGTBPath`: the tablebases' folder; empty for the default folder
@@ -124,7 +123,7 @@ impl Default for Options {
             own_book: false,
             use_nnue: true,
             eval_file: EMBEDDED_NET.to_string(),
-            network: Network::shared_embedded(),
+            network: AnyNet::Simple(Network::shared_embedded()),
             use_egtb: true,
             egtb_path: String::new(),
             tunables: Tunables::default(),
@@ -491,12 +490,11 @@ impl Options {
             "evalfile" => {
                 let path = need(&value)?;
                 self.network = if path == EMBEDDED_NET || path.eq_ignore_ascii_case("<empty>") {
-                    Network::shared_embedded()
+                    AnyNet::Simple(Network::shared_embedded())
                 } else {
-                    // Loaded here, so that a bad file is refused before anything changes.
-                    Arc::new(
-                        Network::load(&path).map_err(|e| format!("option {name}: {path}: {e}"))?,
-                    )
+                    // Loaded here, so that a bad file is refused before anything changes;
+                    // any format, the layered nets (format 3) too.
+                    AnyNet::load(&path).map_err(|e| format!("option {name}: {path}: {e}"))?
                 };
                 self.eval_file = path;
                 Change::Evaluator

@@ -283,16 +283,21 @@ impl Session {
         let pos = self.game.position();
         let mut hand = xiangqi_eval::DefaultEvaluator::default();
         hand.reset(pos);
-        let net = xiangqi_nnue::NnueEvaluator::with_network(self.core.options.network.clone());
+
+        let net_score = match &self.core.options.network {
+            xiangqi_nnue::AnyNet::Simple(n) => {
+                xiangqi_nnue::NnueEvaluator::with_network(n.clone()).evaluate_fresh(pos)
+            }
+            xiangqi_nnue::AnyNet::Layered(n) => {
+                xiangqi_nnue::LayeredEvaluator::new(n.clone()).evaluate_fresh(pos)
+            }
+        };
         let in_use = if self.core.options.use_nnue {
             "NNUE"
         } else {
             "hand-written"
         };
-        for (name, s) in [
-            ("NNUE", net.evaluate_fresh(pos)),
-            ("hand-written", hand.evaluate(pos)),
-        ] {
+        for (name, s) in [("NNUE", net_score), ("hand-written", hand.evaluate(pos))] {
             let red = if pos.side_to_move() == Color::Red {
                 s
             } else {

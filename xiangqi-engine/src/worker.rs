@@ -110,7 +110,7 @@ pub(crate) fn apply_strength(s: &mut Searcher, o: &Options) {
 /// The evaluator the options ask for.
 pub(crate) fn evaluator(o: &Options) -> EvalChoice {
     if o.use_nnue {
-        EvalChoice::with_network(o.network.clone())
+        o.network.evaluator()
     } else {
         EvalChoice::classical()
     }

@@ -101,3 +101,37 @@ fn use_nnue_and_eval_file() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// A layered net (format 3) loads through `EvalFile` like the older ones, and the engine plays
+/// with it; `eval` shows its score.
+#[test]
+fn eval_file_takes_a_layered_net() {
+    let shape = xiangqi_nnue::layered::Shape {
+        width: 64,
+        hidden1: 16,
+        hidden2: 0,
+        ..Default::default()
+    };
+    let layered = xiangqi_nnue::LayeredNet::random(shape, 7).unwrap();
+    let net = temp_file("layered.nnue", &layered.to_bytes());
+    let mut e = uci_engine();
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    assert_eq!(
+        e.sync(),
+        [format!(
+            "info string evaluation: NNUE, net {}",
+            net.display()
+        )]
+    );
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 5");
+    let (_, best) = e.read_bestmove();
+    let mut pos = Position::startpos();
+    for m in ["h2e2", "h9g7"] {
+        pos = pos.after(pos.parse_uci(m).unwrap()).unwrap();
+    }
+    legal_bestmove(&best, &pos);
+    e.send("quit");
+    assert!(e.wait_exit().success());
+    let _ = std::fs::remove_file(net);
+}
