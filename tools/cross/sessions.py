@@ -161,6 +161,10 @@ def cecp(args):
     lines = e.until(lambda l: l == "feature done=1", "feature done=1")
     check(any('variants="xiangqi' in l or "variants=" in l for l in lines), "variants", lines)
     e.send(f"egtpath xiangqi {args.tables_path}")
+    e.send("ping 1")
+    lines = e.until(lambda l: l == "pong 1", "pong 1")
+    check(any(l.startswith("# endgame tablebases: ") and args.tables_path in l for l in lines),
+          "egtpath not opened", lines)
     e.send("new")
     e.send("variant xiangqi")
     e.send("force")
