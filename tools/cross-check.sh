@@ -17,7 +17,7 @@
 # The Linux build to compare with: HOST_BIN (a folder with xiangqi-engine and
 # examples/match), by default target/release; build it with
 #   cargo build --release -p xiangqi-engine && cargo build --release --example match
-# BENCH_DEPTH (default 12, that of `bench` and its signature) and MATCH_GAMES (default 2)
+# BENCH_DEPTH (default 12, that of `bench` and its signature) and MATCH_GAMES (default 4)
 # make the run shorter or longer.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,7 +25,7 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 platform="${1:-}"
 host="${HOST_BIN:-$target_dir/release}"
 depth="${BENCH_DEPTH:-12}"
-games="${MATCH_GAMES:-2}"
+games="${MATCH_GAMES:-4}"
 for f in "$host/xiangqi-engine" "$host/examples/match"; do
     if [ ! -x "$f" ]; then
         echo "cross-check.sh: no $f (set HOST_BIN, or build it: see the head of this script)" >&2
