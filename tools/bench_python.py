@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The Python module `xiangqi` against cchess and pyffish, on the same machine, in one go.
+"""The Python module `xiangqi_rs` against cchess and pyffish, on the same machine, in one go.
 
     python tools/bench_python.py [--games PATH] [--quick]
 
-Needs `xiangqi` (pip install ./xiangqi-py), `cchess` and `pyffish` in the running
+Needs `xiangqi_rs` (pip install ./xiangqi-py), `cchess` and `pyffish` in the running
 interpreter. Each library is timed through its own public API, the way a Python program
 would use it; where a library cannot do a job at this size in reasonable time (pyffish
 and cchess replaying all 27,704 games), it is timed on the first games of the file and the

@@ -17,7 +17,7 @@
 # The Linux build to compare with: HOST_BIN (a folder with xiangqi-engine and
 # examples/match), by default target/release; build it with
 #   cargo build --release -p xiangqi-engine && cargo build --release --example match
-# BENCH_DEPTH (default 12, that of `bench` and its signature) and MATCH_GAMES (default 2)
+# BENCH_DEPTH (default 12, that of `bench` and its signature) and MATCH_GAMES (default 4)
 # make the run shorter or longer.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,7 +25,7 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 platform="${1:-}"
 host="${HOST_BIN:-$target_dir/release}"
 depth="${BENCH_DEPTH:-12}"
-games="${MATCH_GAMES:-2}"
+games="${MATCH_GAMES:-4}"
 for f in "$host/xiangqi-engine" "$host/examples/match"; do
     if [ ! -x "$f" ]; then
         echo "cross-check.sh: no $f (set HOST_BIN, or build it: see the head of this script)" >&2
@@ -103,9 +103,36 @@ isready
 quit
 EOF
 [ -f "$dir/krkaabb.xqtb" ] || fail "the starter set was not made in $dir"
-# The default folder as on a first run: the runs above may have filled it.
-rm -rf "${WINEPREFIX:-/nonexistent}"/drive_c/users/*/AppData/Local/xiangqi "${XDG_CACHE_HOME:-/nonexistent}/xiangqi"
-python3 "$root/tools/cross/sessions.py" "${windows[@]}" --tables-path "$tables_path" -- "${run[@]}"
+if [ "$platform" = windows ]; then
+    # The default folder as on a first run (the runs above may have filled it): the starter
+    # set is generated under %LOCALAPPDATA% and isready waits for it.
+    rm -rf "$WINEPREFIX"/drive_c/users/*/AppData/Local/xiangqi
+    first_run=(--first-run)
+else
+    # Under QEMU generating the starter set takes minutes (emulated: ten times slower than
+    # native), past isready's patience: the Linux build's tables (the same files) stand in.
+    rm -rf "$XDG_CACHE_HOME/xiangqi"
+    mkdir -p "$XDG_CACHE_HOME/xiangqi"
+    cp -r "$dir" "$XDG_CACHE_HOME/xiangqi/egtb"
+    first_run=()
+fi
+python3 "$root/tools/cross/sessions.py" "${windows[@]}" "${first_run[@]}" \
+    --tables-path "$tables_path" -- "${run[@]}"
+
+# --- xiangqi-egtb.exe: a table generated into a Windows path, equal to the Linux build's ---
+egtb_exe="${exe%xiangqi-engine.exe}xiangqi-egtb.exe"
+if [ "$platform" = windows ] && [ -f "$egtb_exe" ]; then
+    mine="$WINEPREFIX/drive_c/xiangqi tables/made here"
+    wine "$egtb_exe" generate -j 2 --dir 'C:\xiangqi tables\made here' krkaa >/dev/null 2>&1 ||
+        fail "xiangqi-egtb.exe generate"
+    cmp "$mine/krkaa.xqtb" "$dir/krkaa.xqtb" || fail "krkaa.xqtb differs from the Linux build's"
+    probed="$(echo "3ak4/4a4/9/9/9/9/9/9/9/R3K4 w - - 0 1" |
+        wine "$egtb_exe" probe --dir 'C:\xiangqi tables\made here' 2>/dev/null | tr -d '\r')"
+    echo "xiangqi-egtb.exe: krkaa generated equal to the Linux build's; probe: $probed"
+    echo "$probed" | grep -q win || fail "xiangqi-egtb.exe probe: $probed"
+elif [ "$platform" = windows ]; then
+    echo "cross-check.sh: skipped xiangqi-egtb.exe: not built (tools/cross.sh windows without --engine-only)"
+fi
 
 # --- a short match against the Linux build (Windows) ---------------------------------------
 if [ "$platform" = windows ]; then

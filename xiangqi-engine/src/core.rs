@@ -34,6 +34,10 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// up. Past this the engine answers and searches without them until they come.
 const TABLE_PATIENCE: Duration = Duration::from_secs(60);
 
+/// How long `isready` waits for the default folder's tables without a word: opening tables
+/// already there takes milliseconds, and a GUI is told nothing about it.
+const QUIET_WAIT: Duration = Duration::from_secs(1);
+
 /// The default folder's tables being made ready on their own thread: what `isready` and
 /// `ping` wait on, so that the first search after them already probes the tables (a lone
 /// chariot against a full defence is a draw, which a search without the table misjudges).
@@ -48,8 +52,9 @@ struct Preparing {
 struct Prepared {
     /// The number of the tablebase choice (see [`Job::Tablebase`]) still being prepared.
     pending: Option<u64>,
-    /// How the latest preparation ended, not yet told to the GUI.
-    outcome: Option<String>,
+    /// How the latest preparation ended (what to tell the GUI: the tables, or why none),
+    /// not yet told.
+    outcome: Option<Result<String, String>>,
 }
 
 /// The protocol-independent engine.
@@ -160,9 +165,9 @@ impl Core {
                             if choice.load(Ordering::SeqCst) == number {
                                 let _ = jobs.send(Job::Tablebase(Some(tb), number));
                             }
-                            told
+                            Ok(told)
                         }
-                        Err(e) => format!("no endgame tablebases: {e}"),
+                        Err(e) => Err(format!("no endgame tablebases: {e}")),
                     };
                     let mut p = lock(&preparing.state);
                     if p.pending == Some(number) {
@@ -183,38 +188,54 @@ impl Core {
     /// generated in the background, are attached to the searcher: `isready` and CECP's
     /// `ping` call this, so that a GUI that waits for their answer, as GUIs do before a
     /// game, gets a first search that already uses the tables. `note` gets what the GUI is
-    /// told (as the protocol words a comment): that the engine waits, and how the
-    /// preparation ended, once.
+    /// told (as the protocol words a comment). Tables already there open within
+    /// [`QUIET_WAIT`] and nothing is said; a longer wait (a first run generating the starter
+    /// set) is announced, and its end told with the time waited. A preparation that failed
+    /// is told once, whether waited for or not.
     pub fn wait_for_tables(&self, note: &mut dyn FnMut(&str)) {
         let start = Instant::now();
         let mut p = lock(&self.preparing.state);
-        if p.pending.is_some() {
-            note(&format!(
-                "waiting for the endgame tablebases in {} (on a first run the starter set is generated there: a few seconds)",
-                xiangqi_egtb::default_dir().display()
-            ));
-            while p.pending.is_some() {
-                let left = TABLE_PATIENCE.saturating_sub(start.elapsed());
-                if left.is_zero() {
-                    break;
-                }
-                p = match self.preparing.done.wait_timeout(p, left) {
-                    Ok((guard, _)) => guard,
-                    Err(poisoned) => poisoned.into_inner().0,
-                };
+        let mut announced = false;
+        while p.pending.is_some() {
+            let elapsed = start.elapsed();
+            if elapsed >= TABLE_PATIENCE {
+                break;
             }
+            if elapsed >= QUIET_WAIT && !announced {
+                announced = true;
+                note(&format!(
+                    "waiting for the endgame tablebases in {} (on a first run the starter set is generated there: a few seconds)",
+                    xiangqi_egtb::default_dir().display()
+                ));
+            }
+            let until = if announced {
+                TABLE_PATIENCE
+            } else {
+                QUIET_WAIT
+            };
+            p = match self
+                .preparing
+                .done
+                .wait_timeout(p, until.saturating_sub(elapsed))
+            {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
         }
         let pending = p.pending.is_some();
-        let outcome = p.outcome.take();
+        let outcome = match p.outcome.take() {
+            Some(Ok(_)) if !announced => None,
+            other => other,
+        };
         drop(p);
         if pending {
             note(&format!(
                 "endgame tablebases not ready after {} s: searching without them until they are",
                 TABLE_PATIENCE.as_secs()
             ));
-        } else if let Some(outcome) = outcome {
+        } else if let Some(Ok(told) | Err(told)) = outcome {
             note(&format!(
-                "{outcome} ({:.1} s waited)",
+                "{told} ({:.1} s waited)",
                 start.elapsed().as_secs_f64()
             ));
         }

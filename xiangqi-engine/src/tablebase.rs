@@ -1,7 +1,8 @@
 //! Endgame tablebases for the engine (`UseEGTB`, `EGTBPath`): a folder named by the GUI
 //! is opened at once; the default folder ([`xiangqi_egtb::default_dir`]) is opened in the
 //! background, after generating the starter set there if it is missing, so that a new user
-//! gets tablebase play without a download and the handshake never waits.
+//! gets tablebase play without a download and the handshake never waits (`isready` does:
+//! [`crate::core::Core::wait_for_tables`]).
 
 use std::path::Path;
 use std::sync::Arc;
