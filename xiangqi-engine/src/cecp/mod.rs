@@ -16,15 +16,13 @@ mod report;
 
 use crate::core::{Core, NAME};
 use parse::{Cmd, TimeControl};
+pub use report::Waker;
 use report::{CecpReport, Mode, Shared};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, MutexGuard};
 use std::time::Duration;
 use xiangqi_core::{Color, Game, Move, Position, RuleSet};
 use xiangqi_search::Limits;
-
-/// Wakes the input loop when a search has ended (so that pondering can start).
-pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
 /// Search time per move when the GUI has given neither a clock nor `st`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);

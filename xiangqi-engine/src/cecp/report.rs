@@ -1,7 +1,6 @@
 //! The search thread's side of CECP: thinking output, the engine's move played on the game
 //! and written as `move ...`, and the claim of a result when the game is over.
 
-use super::Waker;
 use crate::core::Sink;
 use crate::worker::{Finished, Report};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -11,6 +10,11 @@ use xiangqi_core::{
 };
 use xiangqi_eval::Score;
 use xiangqi_search::Info;
+
+/// Wakes the input loop when a search has ended (so that pondering can start). Here, with
+/// the search thread's side that calls it, so that this file needs nothing from the front
+/// end above it.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
 /// What a search's end is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
