@@ -33,10 +33,12 @@
 //! loses. Openings: `--openings FILE`, one per line, either a FEN or `moves m1 m2 ...` from
 //! the start position (`#` comments); by default 100 two-move openings built in.
 
+mod clock;
 mod players;
 mod stats;
 
-use players::{EngineSpec, Player, SideClock, TimeControl};
+use clock::{SideClock, TimeControl};
+use players::{EngineSpec, Player};
 use stats::Wdl;
 use std::fmt::Write as _;
 use std::process::ExitCode;
