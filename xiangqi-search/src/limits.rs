@@ -32,7 +32,7 @@ pub struct Limits {
     pub infinite: bool,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
-    /// Pondering: time limits wait until [`StopHandle::ponderhit`].
+    /// Pondering: time limits wait until [`StopHandle::ponderhit`](crate::StopHandle::ponderhit).
     pub ponder: bool,
     /// Only consider these root moves (all when empty).
     pub search_moves: Vec<Move>,

@@ -22,7 +22,7 @@ const INITIAL_DEPTH: usize = Score::MAX_PLY as usize + 8;
 /// takes away two or three columns per perspective; a general's move does the same for the
 /// other side's perspective and, for its own, keeps doing so while the general stays in its
 /// bucket and on its side of the palace, and otherwise rebuilds the accumulator from the
-/// refresh cache ([`super::cache`]). Null moves touch nothing.
+/// refresh cache (`cache.rs`). Null moves touch nothing.
 #[derive(Clone)]
 pub struct LayeredEvaluator {
     net: Arc<LayeredNet>,

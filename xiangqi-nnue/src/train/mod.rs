@@ -1,5 +1,5 @@
 //! The trainer: the network in `f32`, trained by gradient descent on search scores and game
-//! results, then quantised into a [`Network`].
+//! results, then quantised into a [`Network`](crate::Network).
 //!
 //! Written here rather than in a deep-learning framework: the net is one sparse layer and
 //! one output, so its gradient is a few lines; the trainer shares [`crate::features`] with
