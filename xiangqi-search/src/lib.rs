@@ -3,6 +3,7 @@
 // Audited exceptions, both hints to the machine in `tt.rs`: cache prefetch and huge pages.
 #![deny(unsafe_code)]
 
+pub mod bench_positions;
 mod level;
 mod limits;
 mod params;
