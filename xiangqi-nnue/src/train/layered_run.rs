@@ -4,7 +4,7 @@
 
 use super::layered::{LayeredFloat, LayeredInputs, Scratch};
 use super::target::{fit_wdl_scale, held_out, sigmoid, target};
-use super::{TrainConfig, TrainReport};
+use super::{log_epoch, TrainConfig, TrainReport};
 use crate::data::Sample;
 use crate::layered::Shape;
 use crate::net::SCALE;
@@ -196,15 +196,15 @@ pub fn train_layered(
         let train_loss = loss / training.len().max(1) as f64;
         let validation_loss = layered_mean_loss(&net, &validation, config.lambda, k, threads);
         losses.push((train_loss, validation_loss));
-        let secs = epoch_start.elapsed().as_secs_f64();
-        writeln!(
+        log_epoch(
             log,
-            "epoch {:>3}/{}  train loss {train_loss:.6}  validation loss {validation_loss:.6}  lr {lr:.6}  {secs:.1} s ({:.0} positions/s)",
-            epoch + 1,
-            config.epochs,
-            training.len() as f64 / secs
+            epoch,
+            config,
+            (train_loss, validation_loss),
+            lr,
+            epoch_start,
+            training.len(),
         )?;
-        log.flush()?;
     }
     let report = TrainReport {
         train_positions: training.len(),

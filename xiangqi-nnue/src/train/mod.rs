@@ -127,6 +127,28 @@ pub struct TrainReport {
 
 /// Trains a net on `samples`, printing the loss per epoch and the held-out games'
 /// validation loss to `log`. Half of the positions, picked afresh each epoch, are shown
+/// One line of the training log per epoch: both losses, the learning rate, the time and the
+/// rate; shared by both trainers so that their logs read alike.
+pub(crate) fn log_epoch(
+    log: &mut dyn Write,
+    epoch: usize,
+    config: &TrainConfig,
+    (train_loss, validation_loss): (f64, f64),
+    lr: f32,
+    epoch_start: Instant,
+    positions: usize,
+) -> io::Result<()> {
+    let secs = epoch_start.elapsed().as_secs_f64();
+    writeln!(
+        log,
+        "epoch {:>3}/{}  train loss {train_loss:.6}  validation loss {validation_loss:.6}  lr {lr:.6}  {secs:.1} s ({:.0} positions/s)",
+        epoch + 1,
+        config.epochs,
+        positions as f64 / secs
+    )?;
+    log.flush()
+}
+
 /// mirrored left to right.
 pub fn train(
     samples: &[Sample],
@@ -213,15 +235,15 @@ pub fn train(
         let train_loss = loss / training.len().max(1) as f64;
         let validation_loss = mean_loss(&net, &validation, config.lambda, k, threads);
         losses.push((train_loss, validation_loss));
-        let secs = epoch_start.elapsed().as_secs_f64();
-        writeln!(
+        log_epoch(
             log,
-            "epoch {:>3}/{}  train loss {train_loss:.6}  validation loss {validation_loss:.6}  lr {lr:.6}  {secs:.1} s ({:.0} positions/s)",
-            epoch + 1,
-            config.epochs,
-            training.len() as f64 / secs
+            epoch,
+            config,
+            (train_loss, validation_loss),
+            lr,
+            epoch_start,
+            training.len(),
         )?;
-        log.flush()?;
     }
     let report = TrainReport {
         train_positions: training.len(),
