@@ -7,6 +7,13 @@ use xiangqi_core::{Move, Position, Role};
 /// The bound the history scores approach (the update is a gravity formula).
 pub(super) const HISTORY_MAX: i32 = 16_384;
 
+/// `entry` moved by `bonus` under gravity: the nearer the bound, the smaller the step, so
+/// that an entry never passes ±[`HISTORY_MAX`] (and fits an `i16`).
+#[inline]
+pub(super) fn with_bonus(entry: i32, bonus: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
+
 /// History scores by piece index (0..14) and target point; 128 columns rather than 90, so
 /// that a move's 7-bit target indexes them without a bounds check.
 pub(super) type History = [[i32; 128]; 14];

@@ -1,7 +1,7 @@
 //! The full-width node search: principal variation search with its pruning, reductions
 //! and extensions.
 
-use super::history::{move_slot, HISTORY_MAX};
+use super::history::{move_slot, with_bonus};
 use super::movepick::{MovePicker, OrderTables, COUNTER, GOOD_CAPTURE};
 use super::{Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY, RULE60, TB_BOUND};
 use crate::see::see_ge;
@@ -514,13 +514,11 @@ impl<E: Evaluator> Worker<E> {
                 let pi = self.pos.piece_at(q.from()).map_or(0, |x| x.index());
                 let h = &mut self.history[pi][q.to().index()];
                 let b = if q == best { bonus } else { -bonus };
-                *h += b - *h * b.abs() / HISTORY_MAX;
+                *h = with_bonus(*h, b);
                 let reply = move_slot(pi, q.to().index());
                 for slot in cont_slots.into_iter().flatten() {
                     let c = self.cont_history.entry_mut(slot, reply);
-                    let v = *c as i32;
-                    // The same gravity formula keeps |v| below HISTORY_MAX, within i16.
-                    *c = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+                    *c = with_bonus(i32::from(*c), b) as i16;
                 }
             }
         }
@@ -551,7 +549,7 @@ impl<E: Evaluator> Worker<E> {
             };
             let h =
                 &mut self.capture_history[attacker.index()][c.to().index()][victim.role.index()];
-            *h += b - *h * b.abs() / HISTORY_MAX;
+            *h = with_bonus(*h, b);
         }
     }
 
