@@ -72,6 +72,10 @@ pub struct Params {
     /// ProbCut: at a node well above beta, a capture whose shallow search beats beta by a
     /// margin cuts the node off without the full-depth search.
     pub probcut: bool,
+    /// Time management by the best move's share of the nodes: with a clock, an iteration
+    /// whose best move took most of the search's effort ends the thinking sooner, one
+    /// whose effort was spread over several moves (an unclear choice) makes it last longer.
+    pub node_share_time: bool,
     /// The numeric constants (margins, reductions, bonuses), for tuning.
     pub tune: Tunables,
 }
@@ -105,6 +109,7 @@ impl Default for Params {
             singular_extension: true,
             // Off until it passes its SPRT: even at fixed nodes (docs/SEARCH.md).
             probcut: false,
+            node_share_time: true,
             tune: Tunables::default(),
         }
     }
@@ -136,6 +141,7 @@ impl Params {
         "correction_history",
         "singular_extension",
         "probcut",
+        "node_share_time",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -167,6 +173,7 @@ impl Params {
             "correction_history" => &mut self.correction_history,
             "singular_extension" => &mut self.singular_extension,
             "probcut" => &mut self.probcut,
+            "node_share_time" => &mut self.node_share_time,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

@@ -129,6 +129,11 @@ tunables! {
     /// Quiescence delta pruning: a capture is skipped when even this much more than the
     /// victim's value would not reach alpha.
     qs_delta_margin: 200, 50..=400, 15;
+    /// Time management: the thinking time is scaled by `(base - slope × share) / 100`,
+    /// `share` being the best move's fraction of the last iteration's nodes.
+    tm_share_base: 190, 120..=260, 8;
+    /// Time management: see `tm_share_base`.
+    tm_share_slope: 150, 60..=240, 8;
 }
 
 #[cfg(test)]

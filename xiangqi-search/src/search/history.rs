@@ -21,8 +21,10 @@ pub(super) type History = [[i32; 128]; 14];
 /// Capture history by piece index (0..14), target point and the victim's role (0..7).
 pub(super) type CaptureHistory = [[[i32; 7]; 128]; 14];
 
-/// One move's slot in the history tables: piece index (0..14) and target point.
-pub(super) const MOVE_SLOTS: usize = 14 * 128;
+/// The continuation histories' slots for one move: piece index (0..14) times the 90
+/// points. Packed (not 128 columns as in [`History`]): the table is squared by it, and at
+/// 90 it is 3.2 MB instead of 6.4 MB, half the cache it competes for.
+pub(super) const MOVE_SLOTS: usize = 14 * 90;
 
 /// Continuation histories: how well each quiet reply (piece, target) has done after a
 /// given move (piece, target) one or two plies before. A move's worth depends on what was
@@ -36,7 +38,7 @@ pub(super) struct ContinuationHistory {
 pub(super) type ContinuationRow<'a> = Option<&'a [i16; MOVE_SLOTS]>;
 
 impl ContinuationHistory {
-    /// A zeroed table (6.4 MB), allocated once per worker.
+    /// A zeroed table (3.2 MB), allocated once per worker.
     pub(super) fn new_boxed() -> Box<ContinuationHistory> {
         Box::new(ContinuationHistory {
             table: vec![0; MOVE_SLOTS * MOVE_SLOTS].into_boxed_slice(),
@@ -74,7 +76,8 @@ impl ContinuationHistory {
 /// The slot of a move of piece index `piece` to point `to`.
 #[inline]
 pub(super) fn move_slot(piece: usize, to: usize) -> usize {
-    piece * 128 + to
+    debug_assert!(piece < 14 && to < 90);
+    piece * 90 + to
 }
 
 #[inline]

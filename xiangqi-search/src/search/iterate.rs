@@ -111,6 +111,9 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
             prev_iter_score = Some(best.score);
+            if shared.params.node_share_time && depth >= 6 {
+                scale *= self.node_share_scale(&shared.params.tune);
+            }
             if !self.ponder_pending {
                 if let Some(tm) = &self.tm {
                     if self.root_moves.len() == 1 && tm.optimum.is_some() && depth >= 4 {
@@ -133,6 +136,19 @@ impl<E: Evaluator> Worker<E> {
         }
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
+    }
+
+    /// The thinking time's factor from the best move's share of the nodes searched so far:
+    /// below 1 when the search has spent itself on one move (the choice is clear), above 1
+    /// when the effort was spread (several moves were close and each needed refuting).
+    fn node_share_scale(&self, tune: &crate::Tunables) -> f64 {
+        let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
+        if total == 0 {
+            return 1.0;
+        }
+        let share = self.root_moves[0].nodes as f64 / total as f64;
+        let factor = (tune.tm_share_base as f64 - tune.tm_share_slope as f64 * share) / 100.0;
+        factor.clamp(0.5, 2.0)
     }
 
     pub(super) fn report(
@@ -201,6 +217,7 @@ impl<E: Evaluator> Worker<E> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             count += 1;
+            let nodes_before = self.nodes;
             self.nodes += 1;
             let u = self.make(shared, m, 0, true);
             let gives_check = self.pos.is_check();
@@ -228,6 +245,7 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
             self.unmake(m, u);
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

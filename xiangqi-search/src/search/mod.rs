@@ -80,6 +80,8 @@ pub(crate) struct RootMove {
     pub prev_score: i32,
     pub seldepth: usize,
     pub pv: ArrayVec<Move, MAX_PLY>,
+    /// Nodes searched under this move in the current iteration (time management).
+    pub nodes: u64,
 }
 
 #[derive(Copy, Clone, Default)]
@@ -251,6 +253,7 @@ impl<E: Evaluator> Worker<E> {
                     pv.push(mv);
                     pv
                 },
+                nodes: 0,
             })
             .collect();
         // Initial order: captures by MVV-LVA first, then the rest as generated.
