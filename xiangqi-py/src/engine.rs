@@ -10,7 +10,7 @@ use crate::moves::Move;
 use crate::outcome::rules_arg;
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -197,6 +197,9 @@ pub(crate) fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
     searcher.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// How often a search called from Python looks for a KeyboardInterrupt.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
 /// One search with the engine's searcher (waiting for a search already running on it).
 fn run(
     searcher: &Mutex<Searcher>,
@@ -315,7 +318,7 @@ impl Engine {
     /// is reached: `depth` plies, `nodes`, `movetime` seconds, or `stop()` with
     /// `infinite=True`; an engine with a capped level needs none of them. `multipv` lines
     /// are reported to `info`, a callable given a `SearchInfo` once per iteration; an
-    /// exception it raises (or a KeyboardInterrupt, looked for once per iteration) stops
+    /// exception it raises (or a KeyboardInterrupt, looked for every 50 ms) stops
     /// the search and is raised here. The GIL is released while searching.
     #[pyo3(signature = (board, depth = None, nodes = None, movetime = None, multipv = 1, infinite = false, info = None))]
     #[allow(clippy::too_many_arguments)]
@@ -333,29 +336,51 @@ impl Engine {
         let limits = limits(depth, nodes, movetime, infinite, self.level_limits)?;
         let game = board.game.clone();
         drop(board);
+        // The search runs on a thread of its own while this (the calling) thread waits for
+        // its reports with the GIL released, looking for a KeyboardInterrupt between them
+        // every SIGNAL_POLL: CPython runs signal handlers on the main thread only, and a
+        // look once per iteration would leave Ctrl-C unanswered for as long as a deep
+        // iteration takes.
         let searcher = Arc::clone(&self.searcher);
-        let stop = self.stop.clone();
-        let mut failure: Option<PyErr> = None;
-        let result = py.detach(|| {
-            run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
-                if failure.is_some() {
-                    return;
-                }
-                Python::attach(|py| {
-                    let outcome = py.check_signals().and_then(|()| match &info {
-                        Some(callback) => callback.call1(py, (SearchInfo::from(i),)).map(drop),
-                        None => Ok(()),
-                    });
-                    if let Err(e) = outcome {
-                        failure = Some(e);
-                        stop.stop();
-                    }
-                });
-            })
+        let (tx, rx) = channel();
+        let thread = std::thread::spawn(move || {
+            let result = run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
+                let _ = tx.send(SearchInfo::from(i));
+            });
+            SearchResult::from(result)
         });
+        let mut failure: Option<PyErr> = None;
+        let mut rx = rx;
+        loop {
+            // The receiver goes into the GIL-free closure and back (it is not `Sync`).
+            let (back, next) = py.detach(move || {
+                let next = rx.recv_timeout(SIGNAL_POLL);
+                (rx, next)
+            });
+            rx = back;
+            let outcome = match next {
+                Ok(report) => match (&info, &failure) {
+                    (Some(callback), None) => callback.call1(py, (report,)).map(drop),
+                    _ => Ok(()),
+                },
+                Err(RecvTimeoutError::Timeout) => Ok(()),
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            if let Err(e) = outcome.and_then(|()| py.check_signals()) {
+                failure.get_or_insert(e);
+            }
+            if failure.is_some() {
+                // Again at every poll: a stop asked before the search thread started its
+                // search would be forgotten when it starts.
+                self.stop.stop();
+            }
+        }
+        let result = py
+            .detach(|| thread.join())
+            .map_err(|_| value_error("the search thread panicked"))?;
         match failure {
             Some(e) => Err(e),
-            None => Ok(result.into()),
+            None => Ok(result),
         }
     }
 
