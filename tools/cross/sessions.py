@@ -101,8 +101,12 @@ def uci(args):
         check(any(l.startswith("info string waiting for the endgame tablebases") for l in lines),
               "no 'waiting for the endgame tablebases' on a first run", lines)
     ready = [l for l in lines if l.startswith("info string endgame tablebases ready: ")]
-    check(ready, "no 'tablebases ready' before readyok", lines)
-    if args.windows:
+    if args.first_run:
+        # A wait that was announced is also ended in words. Tables already in the folder
+        # open within the engine's quiet second and nothing is said: then the draw with
+        # tablebase hits below is the proof that they were attached.
+        check(ready, "no 'tablebases ready' before readyok", lines)
+    if args.windows and ready:
         check("\\AppData\\Local\\xiangqi\\egtb" in ready[0], "not under %LOCALAPPDATA%", ready)
     # The first search after isready already has the tables: the draw, with tablebase hits.
     e.send(f"position fen {CHARIOT_DRAW}")
