@@ -58,6 +58,9 @@ pub struct Params {
     /// Continuation histories: quiet moves scored also by the move one and two plies
     /// before (ordering and reductions).
     pub continuation_history: bool,
+    /// The continuation history also after the move four plies before (the same side's
+    /// move before last), in ordering at half weight and in the updates.
+    pub continuation_history_4: bool,
     /// Capture history: captures ordered also by how well the same capture (piece,
     /// target, victim) has done.
     pub capture_history: bool,
@@ -102,6 +105,8 @@ impl Default for Params {
             mate_distance_pruning: true,
             iir: true,
             continuation_history: true,
+            // Off until it passes its SPRT (docs/SEARCH.md).
+            continuation_history_4: false,
             // Off until it passes its SPRT: even at fixed nodes (docs/SEARCH.md).
             capture_history: false,
             // Off: it lost its SPRTs (docs/SEARCH.md).
@@ -137,6 +142,7 @@ impl Params {
         "mate_distance_pruning",
         "iir",
         "continuation_history",
+        "continuation_history_4",
         "capture_history",
         "correction_history",
         "singular_extension",
@@ -169,6 +175,7 @@ impl Params {
             "mate_distance_pruning" => &mut self.mate_distance_pruning,
             "iir" => &mut self.iir,
             "continuation_history" => &mut self.continuation_history,
+            "continuation_history_4" => &mut self.continuation_history_4,
             "capture_history" => &mut self.capture_history,
             "correction_history" => &mut self.correction_history,
             "singular_extension" => &mut self.singular_extension,

@@ -19,8 +19,8 @@ const BAD_CAPTURE: i32 = -2_000_000;
 pub(super) struct OrderTables<'a> {
     /// The quiet moves' history.
     pub history: &'a History,
-    /// The continuation histories after the moves one and two plies before.
-    pub cont: [ContinuationRow<'a>; 2],
+    /// The continuation histories after the moves one, two and four plies before.
+    pub cont: [ContinuationRow<'a>; 3],
     /// The captures' history, when that feature is on.
     pub captures: Option<&'a CaptureHistory>,
 }
@@ -38,18 +38,22 @@ pub(super) fn capture_score(pos: &Position, m: Move, captures: Option<&CaptureHi
 }
 
 /// A quiet move's ordering score: its history and its continuation histories after the
-/// moves one and two plies before.
+/// moves one and two plies before, and at half weight after the move four plies before
+/// (the same side's previous move but one: a weaker signal).
 #[inline]
 pub(super) fn quiet_score(
     history: &History,
-    cont: &[ContinuationRow; 2],
+    cont: &[ContinuationRow; 3],
     piece: usize,
     to: usize,
 ) -> i32 {
     let slot = move_slot(piece, to);
     let mut s = history[piece][to];
-    for row in cont.iter().flatten() {
+    for row in cont[..2].iter().flatten() {
         s += row[slot] as i32;
+    }
+    if let Some(row) = cont[2] {
+        s += row[slot] as i32 / 2;
     }
     s
 }

@@ -252,6 +252,7 @@ impl<E: Evaluator> Worker<E> {
                 cont: [
                     cont_slots[0].map(|s| self.cont_history.row(s)),
                     cont_slots[1].map(|s| self.cont_history.row(s)),
+                    cont_slots[2].map(|s| self.cont_history.row(s)),
                 ],
                 captures: p.capture_history.then_some(&*self.capture_history),
             };
@@ -496,7 +497,7 @@ impl<E: Evaluator> Worker<E> {
         best: Move,
         depth: i32,
         quiets: &[Move],
-        cont_slots: [Option<usize>; 2],
+        cont_slots: [Option<usize>; 3],
     ) {
         let p = shared.params;
         if p.killers && self.killers[ply][0] != Some(best) {
@@ -553,17 +554,23 @@ impl<E: Evaluator> Worker<E> {
         }
     }
 
-    /// The continuation-history slots of the moves one and two plies before `ply` (`None`
-    /// for a null move, before the root, or with the feature off).
+    /// The continuation-history slots of the moves one, two and four plies before `ply`
+    /// (`None` for a null move, before the root, or with the feature off; the four-ply one
+    /// only with `continuation_history_4`).
     #[inline]
-    pub(super) fn continuation_slots(&self, shared: &Shared, ply: usize) -> [Option<usize>; 2] {
-        let mut slots = [None; 2];
+    pub(super) fn continuation_slots(&self, shared: &Shared, ply: usize) -> [Option<usize>; 3] {
+        let mut slots = [None; 3];
         if !shared.params.continuation_history {
             return slots;
         }
-        for (k, slot) in slots.iter_mut().enumerate() {
-            if ply > k {
-                let f = &self.frames[ply - 1 - k];
+        let distances = if shared.params.continuation_history_4 {
+            &[1, 2, 4][..]
+        } else {
+            &[1, 2][..]
+        };
+        for (slot, &back) in slots.iter_mut().zip(distances) {
+            if ply >= back {
+                let f = &self.frames[ply - back];
                 *slot = f.mv.map(|m| move_slot(f.piece as usize, m.to().index()));
             }
         }
