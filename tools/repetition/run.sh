@@ -9,7 +9,10 @@
 # GAMES=/path/to/master_games_iccs.txt). GAMES: master games, `result<TAB>ICCS moves` per
 # line (default the repo's sample). Env: PROFILE (cargo profile, default release; CI uses
 # test to reuse its build), SEED (default 18), NODES (engine nodes per move, default 2000),
-# OUT (folder for the cycles and the disagreements, default target/repetition).
+# OUT (folder for the cycles and the disagreements, default target/repetition), CYCLES (a
+# file of cycles to judge instead of generating them: CI judges the pinned sample
+# tools/repetition/ci-cycles.tsv, so that a change of the search, which plays the self-play
+# class, does not change what CI tests).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PER_CLASS=1000
@@ -31,7 +34,11 @@ case "$PROFILE" in
     *) BIN=target/$PROFILE/examples ;;
 esac
 mkdir -p "$OUT"
-"$BIN/repetition_cycles" --per-class "$PER_CLASS" --games "$GAMES" --seed "${SEED:-18}" \
-    --nodes "${NODES:-2000}" > "$OUT/cycles.tsv"
+if [ -n "${CYCLES:-}" ]; then
+    cp "$CYCLES" "$OUT/cycles.tsv"
+else
+    "$BIN/repetition_cycles" --per-class "$PER_CLASS" --games "$GAMES" --seed "${SEED:-18}" \
+        --nodes "${NODES:-2000}" > "$OUT/cycles.tsv"
+fi
 "$VENV/bin/python" tools/repetition/diff.py "$OUT/cycles.tsv" \
     --judge "$BIN/repetition_judge" --examples "$OUT/disagreements.tsv" "$@"
