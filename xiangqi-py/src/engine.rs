@@ -213,6 +213,26 @@ fn run(
     s.search(game, limits, observer)
 }
 
+/// Starts a search with the engine's searcher on a thread of its own: its reports come
+/// through the receiver (one per iteration), its result from the thread.
+fn spawn_search(
+    searcher: &Arc<Mutex<Searcher>>,
+    game: Game,
+    limits: Limits,
+    multipv: usize,
+) -> (Receiver<SearchInfo>, JoinHandle<SearchResult>) {
+    let searcher = Arc::clone(searcher);
+    let (tx, rx) = channel();
+    let thread = std::thread::spawn(move || {
+        let result = run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
+            // A receiver gone only means nobody listens any more.
+            let _ = tx.send(SearchInfo::from(i));
+        });
+        SearchResult::from(result)
+    });
+    (rx, thread)
+}
+
 /// The limits of a search call, checked; `capped` when the level limits the search anyway.
 pub(crate) fn limits(
     depth: Option<u32>,
@@ -341,16 +361,8 @@ impl Engine {
         // every SIGNAL_POLL: CPython runs signal handlers on the main thread only, and a
         // look once per iteration would leave Ctrl-C unanswered for as long as a deep
         // iteration takes.
-        let searcher = Arc::clone(&self.searcher);
-        let (tx, rx) = channel();
-        let thread = std::thread::spawn(move || {
-            let result = run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
-                let _ = tx.send(SearchInfo::from(i));
-            });
-            SearchResult::from(result)
-        });
+        let (mut rx, thread) = spawn_search(&self.searcher, game, limits, multipv);
         let mut failure: Option<PyErr> = None;
-        let mut rx = rx;
         loop {
             // The receiver goes into the GIL-free closure and back (it is not `Sync`).
             let (back, next) = py.detach(move || {
@@ -399,15 +411,7 @@ impl Engine {
     ) -> PyResult<Analysis> {
         let limits = limits(depth, nodes, movetime, infinite, self.level_limits)?;
         let game: Game = board.game.clone();
-        let searcher = Arc::clone(&self.searcher);
-        let (tx, rx) = channel();
-        let thread = std::thread::spawn(move || {
-            let result = run(&searcher, &game, &limits, multipv, &mut |i: &Info| {
-                // A dropped iterator only means nobody listens any more.
-                let _ = tx.send(SearchInfo::from(i));
-            });
-            SearchResult::from(result)
-        });
+        let (rx, thread) = spawn_search(&self.searcher, game, limits, multipv);
         Ok(Analysis {
             state: Mutex::new(AnalysisState {
                 infos: rx,

@@ -80,7 +80,8 @@ pub(crate) struct RootMove {
     pub prev_score: i32,
     pub seldepth: usize,
     pub pv: ArrayVec<Move, MAX_PLY>,
-    /// Nodes searched under this move in the current iteration (time management).
+    /// Nodes searched under this move so far in this search, every iteration counted
+    /// (time management).
     pub nodes: u64,
 }
 
