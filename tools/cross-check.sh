@@ -17,8 +17,8 @@
 # The Linux build to compare with: HOST_BIN (a folder with xiangqi-engine and
 # examples/match), by default target/release; build it with
 #   cargo build --release -p xiangqi-engine && cargo build --release --example match
-# BENCH_DEPTH (default 12, that of `bench` and its signature) and MATCH_GAMES (default 4)
-# make the run shorter or longer.
+# BENCH_DEPTH (default 12, that of `bench` and its signature), MATCH_GAMES (default 4) and
+# MATCH_NODES (nodes a move, default 20000) make the run shorter or longer.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
@@ -26,6 +26,7 @@ platform="${1:-}"
 host="${HOST_BIN:-$target_dir/release}"
 depth="${BENCH_DEPTH:-12}"
 games="${MATCH_GAMES:-4}"
+match_nodes="${MATCH_NODES:-20000}"
 for f in "$host/xiangqi-engine" "$host/examples/match"; do
     if [ ! -x "$f" ]; then
         echo "cross-check.sh: no $f (set HOST_BIN, or build it: see the head of this script)" >&2
@@ -136,7 +137,7 @@ fi
 
 # --- a short match against the Linux build (Windows) ---------------------------------------
 if [ "$platform" = windows ]; then
-    out="$("$host/examples/match" --games "$games" --nodes 20000 --max-plies 200 \
+    out="$("$host/examples/match" --games "$games" --nodes "$match_nodes" --max-plies 200 \
         --engine "name=windows,cmd=$(command -v env),arg=-u,arg=XIANGQI_EGTB_DIR,arg=$(command -v wine),arg=$exe" \
         --engine "name=linux,cmd=$host/xiangqi-engine" 2>&1)" || fail "the match: $out"
     echo "$out" | grep -E '^(Results|Score)' || true
