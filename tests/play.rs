@@ -29,8 +29,11 @@ fn play_binary() -> &'static PathBuf {
             .expect("target profile dir");
         let target_dir = profile_dir.parent().expect("target dir");
         let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        // `--workspace`: features resolved as `cargo test --workspace` resolves them, so
+        // under that command (CI's) the example it built is reused, not built again with the
+        // root package's features alone (40 s on two cores).
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "--quiet", "--example", "play"])
+        cmd.args(["build", "--quiet", "--workspace", "--example", "play"])
             .env("CARGO_TARGET_DIR", target_dir)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         cmd.args(if release {
