@@ -237,6 +237,35 @@ mod differential {
         }
     }
 
+    /// Class F7 (Fairy-Stockfish differs): an attack that a move uncovers is no chase when
+    /// the capture would be illegal. Black's cannon goes e5-g5 (over the g2 cannon it
+    /// attacks the unprotected g0 elephant: a chase) and back, which uncovers the g8
+    /// cannon's line to g0 once red's cannon has left g2; but the g8 cannon blocks the leg
+    /// of the g7 horse, which would check the f9 general, so it cannot take: one chase, one
+    /// idle move, a draw. With a red pawn on g7 instead (the same screen, no pin) the
+    /// capture is legal and black chases g0 with every move: black loses. Fairy-Stockfish
+    /// rules black's loss in both.
+    #[test]
+    fn an_attack_by_a_pinned_piece_is_no_chase() {
+        for (fen, black_loses) in [
+            (
+                "3a1k3/4a1c2/4b1N2/9/p3c3P/2B6/9/6C2/4A4/3K1AB2 b - - 0 63",
+                false,
+            ),
+            (
+                "3a1k3/4a1c2/4b1P2/9/p3c3P/2B6/9/6C2/4A4/3K1AB2 b - - 0 63",
+                true,
+            ),
+        ] {
+            let (start, cycle_moves) = cycle(fen, "e5g5 g2f2 g5e5 f2g2");
+            for rules in [RuleSet::Asian, RuleSet::Chinese] {
+                let v = judge_repetition(&start, &cycle_moves, rules);
+                let want = black_loses.then_some(Color::Black);
+                assert_eq!(v.loser(), want, "{fen} {rules}: {v}");
+            }
+        }
+    }
+
     /// Class F3 (Fairy-Stockfish differs): a chariot that slides along the line of an
     /// attack it already makes (g2-a2, still attacking the i2 horse) makes no new chase
     /// (CXA 1999 art. 29.2, example 6: 从捉到捉 is idle). Fairy-Stockfish rules red's
