@@ -56,7 +56,9 @@ fuzz_one() {
     fi
     cargo +nightly fuzz run "$t" "$dir" -- "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 >"$logs/$t.log" 2>&1 || rc=$?
-    echo "$rc" >"$logs/$t.rc"
+    # Renamed into place, so that the loop below never reads a half-written status.
+    echo "$rc" >"$logs/$t.rc.part"
+    mv "$logs/$t.rc.part" "$logs/$t.rc"
 }
 
 # What a finished target reports: its summary (INITED: the edges (cov) the corpus reaches,
@@ -66,7 +68,7 @@ report() {
     rc="$(cat "$logs/$t.rc")"
     echo "fuzz/run.sh: $t, ${secs} s (0: the corpus only), corpus $corpora/$t"
     grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)" "$logs/$t.log" || true
-    if [ "$rc" -ne 0 ]; then
+    if [ "$rc" != 0 ]; then
         tail -40 "$logs/$t.log" >&2
         echo "fuzz/run.sh: $t found a failure; the input is in fuzz/artifacts/$t/" >&2
         return 1
@@ -87,11 +89,13 @@ while [ "$reported" -lt ${#targets[@]} ]; do
     done
     t="${targets[$reported]}"
     while [ ! -f "$logs/$t.rc" ]; do
-        if [ -z "$(jobs -pr)" ]; then
+        # No job left running and still no status: the target's job died before it (a
+        # corpus that would not unpack, say).
+        if [ -z "$(jobs -pr)" ] && [ ! -f "$logs/$t.rc" ]; then
             echo "fuzz/run.sh: $t stopped before its fuzzer ran (its log: above)" >&2
             echo 1 >"$logs/$t.rc"
             touch "$logs/$t.log"
-        else
+        elif [ ! -f "$logs/$t.rc" ]; then
             wait -n || true
         fi
     done
