@@ -95,7 +95,7 @@ while [ "$reported" -lt ${#targets[@]} ]; do
             echo "fuzz/run.sh: $t stopped before its fuzzer ran (its log: above)" >&2
             echo 1 >"$logs/$t.rc"
             touch "$logs/$t.log"
-        elif [ ! -f "$logs/$t.rc" ]; then
+        else
             wait -n || true
         fi
     done
