@@ -12,6 +12,7 @@
 //! columns into every bucket's, so the integer net and its file do not know of them.
 
 use super::float::CLIP;
+use super::kernels;
 use crate::buckets::{input, is_general, king_key, KingKey};
 use crate::features::FEATURES;
 use crate::layered::net::{QH1, QH2, QO};
@@ -125,11 +126,15 @@ impl LayeredInputs {
     }
 }
 
-/// Per-thread working memory of a forward and backward pass, allocated once.
+/// Per-thread working memory of a forward and backward pass, allocated once: each layer's
+/// sums (`acc`, `z1`, `z2`), their activations (`x0`, `x1`, `x2`) and their gradients.
 pub(super) struct Scratch {
     acc: Vec<f32>,
+    x0: Vec<f32>,
     z1: Vec<f32>,
+    x1: Vec<f32>,
     z2: Vec<f32>,
+    x2: Vec<f32>,
     d_acc: Vec<f32>,
     d_x1: Vec<f32>,
     d_z1: Vec<f32>,
@@ -139,14 +144,18 @@ pub(super) struct Scratch {
 
 impl Scratch {
     pub(super) fn new(shape: &Shape) -> Scratch {
+        let (w, h1, h2) = (2 * shape.width, shape.hidden1, shape.hidden2);
         Scratch {
-            acc: vec![0.0; 2 * shape.width],
-            z1: vec![0.0; shape.hidden1],
-            z2: vec![0.0; shape.hidden2],
-            d_acc: vec![0.0; 2 * shape.width],
-            d_x1: vec![0.0; shape.hidden1],
-            d_z1: vec![0.0; shape.hidden1],
-            d_z2: vec![0.0; shape.hidden2],
+            acc: vec![0.0; w],
+            x0: vec![0.0; w],
+            z1: vec![0.0; h1],
+            x1: vec![0.0; h1],
+            z2: vec![0.0; h2],
+            x2: vec![0.0; h2],
+            d_acc: vec![0.0; w],
+            d_x1: vec![0.0; h1],
+            d_z1: vec![0.0; h1],
+            d_z2: vec![0.0; h2],
             stack: 0,
         }
     }
@@ -218,60 +227,70 @@ impl LayeredFloat {
         Layout::of(&self.shape)
     }
 
-    /// The forward pass: the output before scaling to centipawns, intermediate values in
-    /// `s`.
-    pub(super) fn forward(&self, inputs: &LayeredInputs, s: &mut Scratch) -> f32 {
+    /// The feature weights with the factoriser's shared columns added into every bucket's
+    /// (one row of `width` per input): what the forward pass reads, made once per
+    /// optimiser step instead of adding two rows per active input per position.
+    pub(super) fn folded_features(&self) -> Vec<f32> {
+        let l = self.layout();
+        let w = self.shape.width;
+        let mut folded = self.params[..l.ft_bias].to_vec();
+        for (f, row) in folded.chunks_exact_mut(w).enumerate() {
+            let shared = &self.params[l.factor + (f % FEATURES) * w..][..w];
+            for (x, s) in row.iter_mut().zip(shared) {
+                *x += s;
+            }
+        }
+        folded
+    }
+
+    /// The forward pass with `folded` from [`LayeredFloat::folded_features`]: the output
+    /// before scaling to centipawns, intermediate values in `s`.
+    pub(super) fn forward(&self, folded: &[f32], inputs: &LayeredInputs, s: &mut Scratch) -> f32 {
         let shape = &self.shape;
         let l = self.layout();
         let w = shape.width;
         let p = &self.params;
         for (half, features) in [&inputs.us, &inputs.them].into_iter().enumerate() {
-            let acc = &mut s.acc[half * w..(half + 1) * w];
-            acc.copy_from_slice(&p[l.ft_bias..l.ft_bias + w]);
-            for &f in &features[..inputs.len] {
-                let f = usize::from(f);
-                let shared = l.factor + (f % FEATURES) * w;
-                for ((a, x), y) in acc
-                    .iter_mut()
-                    .zip(&p[f * w..(f + 1) * w])
-                    .zip(&p[shared..shared + w])
-                {
-                    *a += x + y;
-                }
-            }
+            kernels::sparse_forward(
+                &mut s.acc[half * w..(half + 1) * w],
+                &p[l.ft_bias..l.stacks],
+                folded,
+                &features[..inputs.len],
+            );
+        }
+        for (x, &a) in s.x0.iter_mut().zip(&s.acc) {
+            *x = crelu(a);
         }
         s.stack = output_bucket(inputs.len as u32, shape.stacks);
         let stack = &p[l.stacks + s.stack * l.stack_len..][..l.stack_len];
-        for (j, z) in s.z1.iter_mut().enumerate() {
-            let row = &stack[j * 2 * w..(j + 1) * 2 * w];
-            *z = stack[l.l1_bias + j]
-                + s.acc
-                    .iter()
-                    .zip(row)
-                    .map(|(&a, &x)| crelu(a) * x)
-                    .sum::<f32>();
+        let (l1, l1_bias) = (&stack[..l.l1_bias], &stack[l.l1_bias..l.l2_weights]);
+        kernels::forward(&s.x0, l1, l1_bias, &mut s.z1);
+        for (x, &z) in s.x1.iter_mut().zip(&s.z1) {
+            *x = crelu(z);
         }
-        let h1 = shape.hidden1;
-        for (j, z) in s.z2.iter_mut().enumerate() {
-            let row = &stack[l.l2_weights + j * h1..][..h1];
-            *z = stack[l.l2_bias + j]
-                + s.z1
-                    .iter()
-                    .zip(row)
-                    .map(|(&a, &x)| crelu(a) * x)
-                    .sum::<f32>();
-        }
-        let last = if shape.hidden2 == 0 { &s.z1 } else { &s.z2 };
+        let last = if shape.hidden2 == 0 {
+            &s.x1
+        } else {
+            let l2 = &stack[l.l2_weights..l.l2_bias];
+            kernels::forward(&s.x1, l2, &stack[l.l2_bias..l.out_weights], &mut s.z2);
+            for (x, &z) in s.x2.iter_mut().zip(&s.z2) {
+                *x = crelu(z);
+            }
+            &s.x2
+        };
         stack[l.out_bias]
             + last
                 .iter()
                 .zip(&stack[l.out_weights..l.out_bias])
-                .map(|(&z, &x)| crelu(z) * x)
+                .map(|(&x, &w)| x * w)
                 .sum::<f32>()
     }
 
     /// The backward pass after [`LayeredFloat::forward`] on the same `inputs` and `s`:
-    /// adds `d_out` times the output's gradient to `grad` (laid out as the parameters).
+    /// adds `d_out` times the output's gradient to `grad` (laid out as the parameters),
+    /// except the factoriser's shared columns: their gradient is the sum of the bucket
+    /// columns' and is added once per optimiser step by
+    /// [`LayeredFloat::add_shared_gradient`].
     pub(super) fn backward(
         &self,
         inputs: &LayeredInputs,
@@ -284,7 +303,7 @@ impl LayeredFloat {
         let (w, h1) = (shape.width, shape.hidden1);
         let start = l.stacks + s.stack * l.stack_len;
         let (ft_grad, rest) = grad.split_at_mut(l.stacks);
-        let (stack_grads, factor_grad) = rest.split_at_mut(l.factor - l.stacks);
+        let stack_grads = &mut rest[..l.factor - l.stacks];
         let g = &mut stack_grads[start - l.stacks..][..l.stack_len];
         let stack = &self.params[start..start + l.stack_len];
         g[l.out_bias] += d_out;
@@ -292,66 +311,80 @@ impl LayeredFloat {
         // gradient of the first hidden layer's activations.
         if shape.hidden2 == 0 {
             for j in 0..h1 {
-                g[l.out_weights + j] += d_out * crelu(s.z1[j]);
+                g[l.out_weights + j] += d_out * s.x1[j];
                 s.d_x1[j] = d_out * stack[l.out_weights + j];
             }
         } else {
             for (k, d) in s.d_z2.iter_mut().enumerate() {
-                g[l.out_weights + k] += d_out * crelu(s.z2[k]);
+                g[l.out_weights + k] += d_out * s.x2[k];
                 *d = d_out * stack[l.out_weights + k] * crelu_slope(s.z2[k]);
             }
             s.d_x1.fill(0.0);
-            for (k, &d) in s.d_z2.iter().enumerate() {
-                g[l.l2_bias + k] += d;
-                let at = l.l2_weights + k * h1;
-                for j in 0..h1 {
-                    g[at + j] += d * crelu(s.z1[j]);
-                    s.d_x1[j] += d * stack[at + j];
-                }
-            }
+            let (g_l2, g_l2_bias) =
+                g[l.l2_weights..l.out_weights].split_at_mut(l.l2_bias - l.l2_weights);
+            let l2 = &stack[l.l2_weights..l.l2_bias];
+            kernels::backward(&s.x1, l2, &s.d_z2, g_l2, g_l2_bias, &mut s.d_x1);
         }
         for j in 0..h1 {
             s.d_z1[j] = s.d_x1[j] * crelu_slope(s.z1[j]);
         }
         s.d_acc.fill(0.0);
-        for (j, &d) in s.d_z1.iter().enumerate() {
-            if d == 0.0 {
-                continue;
-            }
-            g[l.l1_bias + j] += d;
-            let row = &stack[j * 2 * w..(j + 1) * 2 * w];
-            let g_row = &mut g[j * 2 * w..(j + 1) * 2 * w];
-            for i in 0..2 * w {
-                g_row[i] += d * crelu(s.acc[i]);
-                s.d_acc[i] += d * row[i];
-            }
-        }
+        let (g_l1, g_l1_bias) = g[..l.l2_weights].split_at_mut(l.l1_bias);
+        kernels::backward(
+            &s.x0,
+            &stack[..l.l1_bias],
+            &s.d_z1,
+            g_l1,
+            g_l1_bias,
+            &mut s.d_acc,
+        );
         for (d, &a) in s.d_acc.iter_mut().zip(&s.acc) {
             *d *= crelu_slope(a);
         }
+        let (ft_weights, ft_bias) = ft_grad.split_at_mut(l.ft_bias);
         for (half, features) in [&inputs.us, &inputs.them].into_iter().enumerate() {
-            let d_half = &s.d_acc[half * w..(half + 1) * w];
-            for (b, d) in ft_grad[l.ft_bias..l.ft_bias + w].iter_mut().zip(d_half) {
-                *b += d;
-            }
-            for &f in &features[..inputs.len] {
-                let f = usize::from(f);
-                for (x, d) in ft_grad[f * w..(f + 1) * w].iter_mut().zip(d_half) {
-                    *x += d;
-                }
-                let shared = (f % FEATURES) * w;
-                for (x, d) in factor_grad[shared..shared + w].iter_mut().zip(d_half) {
-                    *x += d;
-                }
+            kernels::sparse_backward(
+                &s.d_acc[half * w..(half + 1) * w],
+                ft_bias,
+                ft_weights,
+                &features[..inputs.len],
+            );
+        }
+    }
+
+    /// Completes a gradient summed by [`LayeredFloat::backward`]: each shared column of
+    /// the factoriser takes every input that adds it, so its gradient is the sum of the
+    /// gradients of the bucket columns of the same piece-point (1,260 columns a bucket).
+    pub(super) fn add_shared_gradient(&self, grad: &mut [f32]) {
+        let l = self.layout();
+        let w = self.shape.width;
+        let (features, rest) = grad.split_at_mut(l.ft_bias);
+        let shared = &mut rest[l.factor - l.ft_bias..];
+        for bucket in features.chunks_exact(FEATURES * w) {
+            for (x, &g) in shared.iter_mut().zip(bucket) {
+                *x += g;
             }
         }
     }
 
-    /// The evaluation of `pos` in centipawns for the side to move, in floating point.
-    pub fn evaluate(&self, pos: &Position) -> f32 {
-        let inputs = LayeredInputs::new(&self.shape, pos.side_to_move(), pos.all_pieces(), false);
+    /// The evaluations of `positions` in centipawns for the side to move, in floating point.
+    pub fn evaluate_all(&self, positions: &[Position]) -> Vec<f32> {
+        let folded = self.folded_features();
         let mut s = Scratch::new(&self.shape);
-        self.forward(&inputs, &mut s) * SCALE as f32
+        positions
+            .iter()
+            .map(|pos| {
+                let inputs =
+                    LayeredInputs::new(&self.shape, pos.side_to_move(), pos.all_pieces(), false);
+                self.forward(&folded, &inputs, &mut s) * SCALE as f32
+            })
+            .collect()
+    }
+
+    /// The evaluation of one position (see [`LayeredFloat::evaluate_all`], which folds the
+    /// factoriser's columns once for many).
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        self.evaluate_all(std::slice::from_ref(pos))[0]
     }
 
     /// Keeps every weight inside the range its integer type holds after quantisation.
@@ -388,10 +421,8 @@ impl LayeredFloat {
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let q8 = |x: f32, s: i32| (x * s as f32).round().clamp(-127.0, 127.0) as i8;
         let q32 = |x: f32, s: i32| (x * s as f32).round() as i32;
-        let w = self.shape.width;
-        for (i, (q, &x)) in net.ft_weights.iter_mut().zip(&p[..l.ft_bias]).enumerate() {
-            let shared = p[l.factor + (i / w % FEATURES) * w + i % w];
-            *q = q16((x + shared).clamp(-CLIP, CLIP), QA);
+        for (q, &x) in net.ft_weights.iter_mut().zip(&self.folded_features()) {
+            *q = q16(x.clamp(-CLIP, CLIP), QA);
         }
         for (q, &x) in net.ft_bias.iter_mut().zip(&p[l.ft_bias..l.stacks]) {
             *q = q16(x, QA);

@@ -56,13 +56,14 @@ fn inputs_of(shape: &Shape, sample: &Sample, mirror: bool) -> LayeredInputs {
 /// The loss of one sample, its gradient added to `grad` (unless `grad` is empty).
 fn sample_loss(
     net: &LayeredFloat,
+    folded: &[f32],
     inputs: &LayeredInputs,
     target: f32,
     k: f32,
     scratch: &mut Scratch,
     grad: &mut [f32],
 ) -> f64 {
-    let out = net.forward(inputs, scratch);
+    let out = net.forward(folded, inputs, scratch);
     let scale = SCALE as f32 / k;
     let p = sigmoid(out * scale);
     let diff = p - target;
@@ -85,6 +86,7 @@ pub fn layered_mean_loss(
         return f64::NAN;
     }
     let chunk = samples.len().div_ceil(threads.max(1));
+    let folded = &net.folded_features();
     let total: f64 = std::thread::scope(|scope| {
         let handles: Vec<_> = samples
             .chunks(chunk)
@@ -95,7 +97,7 @@ pub fn layered_mean_loss(
                         .map(|s| {
                             let inputs = inputs_of(&net.shape, s, false);
                             let t = target(s, lambda, k);
-                            sample_loss(net, &inputs, t, k, &mut scratch, &mut [])
+                            sample_loss(net, folded, &inputs, t, k, &mut scratch, &mut [])
                         })
                         .sum::<f64>()
                 })
@@ -157,6 +159,7 @@ pub fn train_layered(
         let mut loss = 0.0;
         for batch in order.chunks(config.batch_size.max(1)) {
             let per_thread = batch.len().div_ceil(threads);
+            let folded = &net.folded_features();
             let parts: Vec<f64> = std::thread::scope(|scope| {
                 let handles: Vec<_> = batch
                     .chunks(per_thread)
@@ -172,7 +175,7 @@ pub fn train_layered(
                                 let sample = &training[i as usize];
                                 let inputs = inputs_of(&net.shape, sample, flips.bool());
                                 let t = target(sample, config.lambda, k);
-                                loss += sample_loss(net, &inputs, t, k, scratch, grad);
+                                loss += sample_loss(net, folded, &inputs, t, k, scratch, grad);
                             }
                             loss
                         })
@@ -190,6 +193,7 @@ pub fn train_layered(
                     *a += b;
                 }
             }
+            net.add_shared_gradient(&mut first[0]);
             adam.update(&mut net.params, &first[0], lr, batch.len() as f32);
             net.clip();
         }

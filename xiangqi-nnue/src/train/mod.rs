@@ -18,6 +18,7 @@
 //! schedule; each has its own forward and backward pass.
 
 mod float;
+mod kernels;
 mod layered;
 mod layered_run;
 mod optim;

@@ -61,20 +61,23 @@ fn the_gradient_matches_finite_differences() {
         let scale = SCALE as f32 / k;
         let loss = |net: &LayeredFloat| -> f64 {
             let mut s = Scratch::new(&shape);
+            let folded = net.folded_features();
             data.iter()
                 .map(|(inputs, t)| {
-                    let p = super::sigmoid(net.forward(inputs, &mut s) * scale);
+                    let p = super::sigmoid(net.forward(&folded, inputs, &mut s) * scale);
                     f64::from((p - t) * (p - t))
                 })
                 .sum()
         };
         let mut grad = vec![0f32; net.params.len()];
         let mut s = Scratch::new(&shape);
+        let folded = net.folded_features();
         for (inputs, t) in &data {
-            let p = super::sigmoid(net.forward(inputs, &mut s) * scale);
+            let p = super::sigmoid(net.forward(&folded, inputs, &mut s) * scale);
             let d_out = 2.0 * (p - t) * p * (1.0 - p) * scale;
             net.backward(inputs, &mut s, d_out, &mut grad);
         }
+        net.add_shared_gradient(&mut grad);
         let l = net.layout();
         let first_input = usize::from(data[0].0.us[0]);
         let last_stack = l.stacks + (stacks - 1) * l.stack_len;
@@ -145,8 +148,8 @@ fn quantised_and_float_agree() {
         let eval = LayeredEvaluator::new(Arc::new(float.quantise().unwrap()));
         let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
         let all = positions(0..30, 100, 10);
-        for pos in &all {
-            let f = float.evaluate(pos);
+        let floats = float.evaluate_all(&all);
+        for (pos, &f) in all.iter().zip(&floats) {
             let q = eval.evaluate_fresh(pos).0 as f32;
             let error = (q - f).abs();
             worst = worst.max(error);
