@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+// The one exception, the audited intrinsics of `layered/vnni.rs`, allows it there.
+#![deny(unsafe_code)]
 
 mod anynet;
 pub mod buckets;

@@ -2,7 +2,7 @@
 //! through the same hooks as the first format's ([`crate::NnueEvaluator`]).
 
 use super::cache::{board_of, Board, RefreshCache};
-use super::infer::{self, Prepared};
+use super::infer::{self, Prepared, Scratch};
 use super::net::LayeredNet;
 use super::update::{add_column, add_sub, add_sub_sub};
 use crate::buckets::{input, is_general, king_key, KingKey};
@@ -29,7 +29,7 @@ pub struct LayeredEvaluator {
     /// The net's hidden layers in the forward pass's layout, shared between clones.
     prepared: Arc<Prepared>,
     /// Room for the clipped accumulators of [`infer::evaluate`], `2 × width`.
-    scratch: Vec<i16>,
+    scratch: Scratch,
     /// Entry `e`'s perspective `p` is `values[(2 * e + p) * width..][..width]`.
     values: Vec<i16>,
     /// Per entry, each perspective's general key.
@@ -60,7 +60,7 @@ impl LayeredEvaluator {
             top: 0,
             cache: RefreshCache::new(&net),
             prepared: Arc::new(Prepared::new(&net)),
-            scratch: vec![0; 2 * width],
+            scratch: Scratch::new(width),
             net,
         }
     }
@@ -78,7 +78,7 @@ impl LayeredEvaluator {
         for (perspective, out) in [(Color::Red, red), (Color::Black, black)] {
             refresh_from_scratch(&self.net, pos, perspective, out);
         }
-        let mut scratch = vec![0; 2 * w];
+        let mut scratch = Scratch::new(w);
         score(&self.net, &self.prepared, &acc, pos, &mut scratch)
     }
 
@@ -172,7 +172,7 @@ fn score(
     prepared: &Prepared,
     acc: &[i16],
     pos: &Position,
-    scratch: &mut [i16],
+    scratch: &mut Scratch,
 ) -> Score {
     let w = net.shape.width;
     let side = pos.side_to_move().index();

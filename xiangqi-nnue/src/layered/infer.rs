@@ -22,6 +22,7 @@
 //! on random inputs and on random positions. Measured in docs/NNUE.md.
 
 use super::net::{LayeredNet, MAX_HIDDEN, QH1, QH2, QO};
+use super::vnni::Vnni;
 use crate::net::{QA, SCALE};
 use multiversion::multiversion;
 
@@ -32,6 +33,8 @@ use multiversion::multiversion;
 struct PreparedStack {
     l1: Vec<i16>,
     l2: Vec<i16>,
+    /// The first hidden layer for `vpdpbusd`, where the CPU has it ([`Vnni`]).
+    vnni: Option<Vnni>,
 }
 
 /// A net's hidden-layer weights in the layout the forward pass reads (see the module
@@ -42,18 +45,46 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// The layout of `net`'s weights.
+    /// The layout of `net`'s weights, with the first hidden layer in VNNI's where this CPU
+    /// has AVX-512 VNNI.
     pub(crate) fn new(net: &LayeredNet) -> Prepared {
+        Prepared::with_vnni(net, true)
+    }
+
+    /// The layout of `net`'s weights for the portable pass alone (`vnni` false).
+    pub(crate) fn with_vnni(net: &LayeredNet, vnni: bool) -> Prepared {
         let widen = |w: &[i8]| w.iter().map(|&x| i16::from(x)).collect();
+        let inputs = 2 * net.shape.width;
         let stacks = net
             .stacks
             .iter()
             .map(|s| PreparedStack {
                 l1: widen(&s.l1_weights),
                 l2: widen(&s.l2_weights),
+                vnni: vnni
+                    .then(|| Vnni::new(&s.l1_weights, inputs, net.shape.hidden1))
+                    .flatten(),
             })
             .collect();
         Prepared { stacks }
+    }
+}
+
+/// Working memory of the forward pass, kept by the evaluator so that no large array is
+/// zeroed per call: the clipped accumulators as `i16` (portable pass) or bytes (VNNI).
+#[derive(Clone, Debug)]
+pub(crate) struct Scratch {
+    wide: Vec<i16>,
+    bytes: Vec<u8>,
+}
+
+impl Scratch {
+    /// Room for two accumulators of `width`.
+    pub(crate) fn new(width: usize) -> Scratch {
+        Scratch {
+            wide: vec![0; 2 * width],
+            bytes: vec![0; 2 * width],
+        }
     }
 }
 
@@ -86,34 +117,50 @@ fn activate<const Q: i32>(sum: i32, bias: i32) -> i16 {
 }
 
 /// The value of stack `stack` for the side to move, whose accumulator is `us`, the other
-/// side's `them` (both `width` long), in centipawns; `scratch` (at least `2 × width` long)
-/// receives the clipped accumulators, so that no large array is zeroed per call. One
+/// side's `them` (both `width` long), in centipawns; `scratch` (made for at least `width`)
+/// receives the clipped accumulators. The first hidden layer goes through [`Vnni`] where
+/// the CPU has it. One
 /// function, compiled for SSE2, AVX2 and AVX-512 and chosen at run time by `multiversion`
 /// as the accumulator updates are, so that the whole pass is inlined into one body with no
 /// per-row dispatch.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vnni",
+    "x86_64+avx512f+avx512bw",
+    "x86_64+avx2"
+))]
 pub(crate) fn evaluate(
     net: &LayeredNet,
     prepared: &Prepared,
     stack: usize,
     us: &[i16],
     them: &[i16],
-    scratch: &mut [i16],
+    scratch: &mut Scratch,
 ) -> i32 {
     let s = &net.stacks[stack];
     let p = &prepared.stacks[stack];
     let shape = &net.shape;
     let w = shape.width;
-    let ft = &mut scratch[..2 * w];
-    let (ft_us, ft_them) = ft.split_at_mut(w);
-    for (dst, src) in [(ft_us, us), (ft_them, them)] {
-        for (d, &v) in dst.iter_mut().zip(src) {
-            *d = v.clamp(0, QA as i16);
-        }
-    }
-    let ft = &scratch[..2 * w];
     let mut sums = [0i32; MAX_HIDDEN];
-    layer(ft, &p.l1, &mut sums[..shape.hidden1]);
+    if let Some(vnni) = &p.vnni {
+        let bytes = &mut scratch.bytes[..2 * w];
+        let (to_us, to_them) = bytes.split_at_mut(w);
+        // One loop a half: a chained iterator is not vectorised.
+        for (dst, src) in [(to_us, us), (to_them, them)] {
+            for (d, &v) in dst.iter_mut().zip(src) {
+                *d = v.clamp(0, QA as i16) as u8;
+            }
+        }
+        vnni.sums(bytes, &mut sums[..shape.hidden1]);
+    } else {
+        let ft = &mut scratch.wide[..2 * w];
+        let (to_us, to_them) = ft.split_at_mut(w);
+        for (dst, src) in [(to_us, us), (to_them, them)] {
+            for (d, &v) in dst.iter_mut().zip(src) {
+                *d = v.clamp(0, QA as i16);
+            }
+        }
+        layer(ft, &p.l1, &mut sums[..shape.hidden1]);
+    }
     let mut h1 = [0i16; MAX_HIDDEN];
     for ((h, &sum), &b) in h1.iter_mut().zip(&sums).zip(&s.l1_bias) {
         *h = activate::<QH1>(sum, b);
@@ -182,7 +229,8 @@ mod tests {
 
     /// Random accumulators (negative and above 255 too, so the clipping is exercised) and
     /// nets of several shapes, odd hidden sizes and every block count included: the
-    /// rearranged pass equals the reference exactly.
+    /// rearranged pass equals the reference exactly, with VNNI (where the CPU has it) and
+    /// without.
     #[test]
     fn rearranged_pass_equals_the_reference() {
         let shapes = [
@@ -209,18 +257,20 @@ mod tests {
                 s.l1_weights.iter_mut().for_each(|w| *w = rng.i8(..));
                 s.l2_weights.iter_mut().for_each(|w| *w = rng.i8(..));
             }
-            let prepared = Prepared::new(&net);
-            let mut scratch = vec![0i16; 2 * width];
+            let prepared = [Prepared::new(&net), Prepared::with_vnni(&net, false)];
+            let mut scratch = Scratch::new(width);
             for _ in 0..200 {
                 let us: Vec<i16> = (0..width).map(|_| rng.i16(-300..=400)).collect();
                 let them: Vec<i16> = (0..width).map(|_| rng.i16(-300..=400)).collect();
                 let stack = rng.usize(..stacks);
                 let expected = reference(&net, stack, &us, &them);
-                assert_eq!(
-                    evaluate(&net, &prepared, stack, &us, &them, &mut scratch),
-                    expected,
-                    "shape {shape:?}"
-                );
+                for prepared in &prepared {
+                    assert_eq!(
+                        evaluate(&net, prepared, stack, &us, &them, &mut scratch),
+                        expected,
+                        "shape {shape:?}"
+                    );
+                }
                 seen.insert(expected);
             }
         }

@@ -8,6 +8,7 @@ mod evaluator;
 mod infer;
 pub mod net;
 mod update;
+mod vnni;
 
 pub use evaluator::LayeredEvaluator;
 pub use net::{LayeredNet, Shape, Stack};

@@ -1,5 +1,6 @@
 //! The NNUE pipeline on the command line: make training data, train a net, inspect it.
 
+mod info_cmd;
 mod layered_cmd;
 
 use clap::{Parser, Subcommand};
@@ -7,15 +8,12 @@ use std::ops::Range;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use xiangqi_core::Position;
-use xiangqi_eval::Evaluator;
 use xiangqi_nnue::data::DataWriter;
 use xiangqi_nnue::datagen::{self, GenConfig};
 use xiangqi_nnue::shard;
 use xiangqi_nnue::train::{self, TrainConfig};
-use xiangqi_nnue::{EvalChoice, Network, NnueEvaluator};
+use xiangqi_nnue::{EvalChoice, Network};
 use xiangqi_search::Searcher;
 
 #[derive(Parser)]
@@ -148,7 +146,7 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
-    /// Checks a net file and prints what it makes of a few positions.
+    /// Checks a net file (any format) and prints what it makes of a few positions.
     Info {
         /// The net file (`embedded`: the built-in net).
         net: String,
@@ -531,50 +529,7 @@ fn run(cli: Cli) -> Result<(), String> {
             fen,
             float,
             data,
-        } => {
-            let network = Arc::new(load_net(&net)?);
-            println!(
-                "{net}: a valid net, {:?}, {} output bucket(s)",
-                network,
-                network.output_buckets()
-            );
-            let fens = if fen.is_empty() {
-                vec![xiangqi_core::START_FEN.to_string()]
-            } else {
-                fen
-            };
-            let nnue = NnueEvaluator::with_network(network);
-            let mut classical = xiangqi_eval::DefaultEvaluator::new();
-            for fen in fens {
-                let pos = Position::from_fen(&fen).map_err(|e| format!("{fen}: {e}"))?;
-                classical.reset(&pos);
-                println!(
-                    "{fen}: net {} cp, hand-written {} cp (side to move)",
-                    nnue.evaluate_fresh(&pos).0,
-                    classical.evaluate(&pos).0
-                );
-            }
-            if let (Some(float), Some(data)) = (float, data) {
-                let float_net = load_float(&float)?;
-                let reader = xiangqi_nnue::data::DataReader::open(&data)
-                    .map_err(|e| format!("{}: {e}", data.display()))?;
-                let (mut count, mut total, mut worst) = (0u64, 0f64, 0f64);
-                for sample in reader.take(100_000) {
-                    let sample = sample.map_err(|e| format!("{}: {e}", data.display()))?;
-                    let Ok(pos) = sample.position() else { continue };
-                    let error = f64::from(
-                        (nnue.evaluate_fresh(&pos).0 as f32 - float_net.evaluate(&pos)).abs(),
-                    );
-                    count += 1;
-                    total += error;
-                    worst = worst.max(error);
-                }
-                println!(
-                    "quantised against float on {count} positions: mean difference {:.2} cp, largest {worst:.1} cp",
-                    total / count.max(1) as f64
-                );
-            }
-        }
+        } => info_cmd::info(&net, fen, float, data)?,
     }
     Ok(())
 }
