@@ -98,23 +98,39 @@ impl Vnni {
         let groups = self.inputs / 4;
         for (block, out) in sums[..self.rows].chunks_mut(LANES).enumerate() {
             let weights = &self.weights[block * groups * 64..(block + 1) * groups * 64];
-            // Four sums in flight, so that each `vpdpbusd` does not wait for the last.
-            let mut acc = [_mm512_setzero_si512(); 4];
-            for (group, (four, w)) in activations
-                .chunks_exact(4)
-                .zip(weights.chunks_exact(64))
-                .enumerate()
-            {
-                let a = i32::from_le_bytes([four[0], four[1], four[2], four[3]]);
-                let a = _mm512_set1_epi32(a);
-                // SAFETY: `w` is 64 bytes long; the load is unaligned.
-                let w = unsafe { _mm512_loadu_si512(w.as_ptr().cast()) };
-                acc[group % 4] = _mm512_dpbusd_epi32(acc[group % 4], a, w);
-            }
-            let sum = _mm512_add_epi32(
-                _mm512_add_epi32(acc[0], acc[1]),
-                _mm512_add_epi32(acc[2], acc[3]),
+            // Four sums in flight, so that each `vpdpbusd` does not wait for the last, in
+            // four named registers (an array indexed in the loop was kept on the stack).
+            // `inputs` is a multiple of four, not of sixteen: the tail goes to the first.
+            let (mut s0, mut s1, mut s2, mut s3) = (
+                _mm512_setzero_si512(),
+                _mm512_setzero_si512(),
+                _mm512_setzero_si512(),
+                _mm512_setzero_si512(),
             );
+            let broadcast = |four: &[u8]| {
+                _mm512_set1_epi32(i32::from_le_bytes([four[0], four[1], four[2], four[3]]))
+            };
+            // SAFETY (each load): the weight chunk is 64 or 256 bytes long, as each read;
+            // the loads are unaligned.
+            let load =
+                |w: &[i8], at: usize| unsafe { _mm512_loadu_si512(w[at..at + 64].as_ptr().cast()) };
+            let whole = self.inputs / 16 * 16;
+            for (a, w) in activations[..whole]
+                .chunks_exact(16)
+                .zip(weights.chunks_exact(256))
+            {
+                s0 = _mm512_dpbusd_epi32(s0, broadcast(&a[0..4]), load(w, 0));
+                s1 = _mm512_dpbusd_epi32(s1, broadcast(&a[4..8]), load(w, 64));
+                s2 = _mm512_dpbusd_epi32(s2, broadcast(&a[8..12]), load(w, 128));
+                s3 = _mm512_dpbusd_epi32(s3, broadcast(&a[12..16]), load(w, 192));
+            }
+            for (a, w) in activations[whole..]
+                .chunks_exact(4)
+                .zip(weights[whole * 16..].chunks_exact(64))
+            {
+                s0 = _mm512_dpbusd_epi32(s0, broadcast(a), load(w, 0));
+            }
+            let sum = _mm512_add_epi32(_mm512_add_epi32(s0, s1), _mm512_add_epi32(s2, s3));
             let mut lanes = [0i32; LANES];
             // SAFETY: `lanes` is 64 bytes long; the store is unaligned.
             unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), sum) };
@@ -137,7 +153,7 @@ mod tests {
             return;
         }
         let mut rng = fastrand::Rng::with_seed(7);
-        for (inputs, rows) in [(1024, 16), (64, 3), (128, 33), (4, 1), (512, 32)] {
+        for (inputs, rows) in [(1024, 16), (64, 3), (128, 33), (4, 1), (512, 32), (36, 5)] {
             let weights: Vec<i8> = (0..inputs * rows).map(|_| rng.i8(..)).collect();
             let vnni = Vnni::new(&weights, inputs, rows).unwrap();
             for _ in 0..50 {
