@@ -17,17 +17,28 @@ fn shape(width: usize, hidden2: usize, stacks: usize, buckets: BucketMap) -> Sha
         hidden2,
         stacks,
         buckets,
+        pairwise: false,
     }
 }
 
 /// The nets under test: random weights (every input's column non-zero, so that a wrong
-/// column cannot hide behind a zero), the default shape, a small one with stacks and one
-/// with three buckets.
+/// column cannot hide behind a zero), the default shape, a small one with stacks, one
+/// with three buckets and one with pairwise products.
 fn nets() -> Vec<Arc<LayeredNet>> {
     vec![
         Arc::new(LayeredNet::random(Shape::default(), 1).unwrap()),
         Arc::new(LayeredNet::random(shape(64, 8, 4, BucketMap::SIX), 2).unwrap()),
         Arc::new(LayeredNet::random(shape(32, 0, 1, BucketMap::RANKS), 3).unwrap()),
+        Arc::new(
+            LayeredNet::random(
+                Shape {
+                    pairwise: true,
+                    ..shape(64, 8, 2, BucketMap::SIX)
+                },
+                4,
+            )
+            .unwrap(),
+        ),
     ]
 }
 
@@ -191,6 +202,22 @@ fn layered_files_round_trip_and_damaged_ones_are_refused() {
     assert!(matches!(
         LayeredNet::from_bytes(&map),
         Err(NetError::Shape(_))
+    ));
+    // Unknown flags after the bucket map (a newer format) are refused; flipping the
+    // pairwise flag alone changes the body's size.
+    for (at, value) in [(42, 2u8), (43, 1)] {
+        let mut flags = bytes.clone();
+        flags[at] = value;
+        assert!(matches!(
+            LayeredNet::from_bytes(&flags),
+            Err(NetError::Shape(_))
+        ));
+    }
+    let mut flipped = bytes.clone();
+    flipped[42] = 1;
+    assert!(matches!(
+        LayeredNet::from_bytes(&flipped),
+        Err(NetError::WrongSize { .. })
     ));
     // Feature weights too large for 32 pieces in an i16.
     let mut huge = (*nets()[2]).clone();

@@ -54,7 +54,7 @@ impl Prepared {
     /// The layout of `net`'s weights for the portable pass alone (`vnni` false).
     pub(crate) fn with_vnni(net: &LayeredNet, vnni: bool) -> Prepared {
         let widen = |w: &[i8]| w.iter().map(|&x| i16::from(x)).collect();
-        let inputs = 2 * net.shape.width;
+        let inputs = net.shape.l1_inputs();
         let stacks = net
             .stacks
             .iter()
@@ -108,6 +108,32 @@ fn layer(inputs: &[i16], weights: &[i16], sums: &mut [i32]) {
     }
 }
 
+/// The first hidden layer's inputs from the two perspectives' accumulators into `out`
+/// ([`super::Shape::l1_inputs`] long), the side to move's first: each value clipped to
+/// `[0, QA]`; or, with pairwise products, each half's clipped value times the other half's,
+/// divided by `QA` and rounded (the product of two activations in `[0, 1]`, at the same
+/// scale). `to` stores a value in `[0, QA]`. One loop a half: a chained iterator is not
+/// vectorised.
+#[inline(always)]
+fn first_inputs<T>(us: &[i16], them: &[i16], pairwise: bool, out: &mut [T], to: impl Fn(i16) -> T) {
+    let clip = |v: i16| v.clamp(0, QA as i16);
+    let per_side = out.len() / 2;
+    let (out_us, out_them) = out.split_at_mut(per_side);
+    for (dst, src) in [(out_us, us), (out_them, them)] {
+        if pairwise {
+            let (a, b) = src.split_at(per_side);
+            for ((d, &x), &y) in dst.iter_mut().zip(a).zip(b) {
+                let product = i32::from(clip(x)) * i32::from(clip(y));
+                *d = to(((product + QA / 2) / QA) as i16);
+            }
+        } else {
+            for (d, &x) in dst.iter_mut().zip(src) {
+                *d = to(clip(x));
+            }
+        }
+    }
+}
+
 /// A unit's activation from its sum and bias: rounded to the nearest, then clipped to
 /// `[0, 1]` (as the reference pass).
 #[inline(always)]
@@ -139,26 +165,15 @@ pub(crate) fn evaluate(
     let s = &net.stacks[stack];
     let p = &prepared.stacks[stack];
     let shape = &net.shape;
-    let w = shape.width;
+    let n = shape.l1_inputs();
     let mut sums = [0i32; MAX_HIDDEN];
     if let Some(vnni) = &p.vnni {
-        let bytes = &mut scratch.bytes[..2 * w];
-        let (to_us, to_them) = bytes.split_at_mut(w);
-        // One loop a half: a chained iterator is not vectorised.
-        for (dst, src) in [(to_us, us), (to_them, them)] {
-            for (d, &v) in dst.iter_mut().zip(src) {
-                *d = v.clamp(0, QA as i16) as u8;
-            }
-        }
+        let bytes = &mut scratch.bytes[..n];
+        first_inputs(us, them, shape.pairwise, bytes, |v| v as u8);
         vnni.sums(bytes, &mut sums[..shape.hidden1]);
     } else {
-        let ft = &mut scratch.wide[..2 * w];
-        let (to_us, to_them) = ft.split_at_mut(w);
-        for (dst, src) in [(to_us, us), (to_them, them)] {
-            for (d, &v) in dst.iter_mut().zip(src) {
-                *d = v.clamp(0, QA as i16);
-            }
-        }
+        let ft = &mut scratch.wide[..n];
+        first_inputs(us, them, shape.pairwise, ft, |v| v);
         layer(ft, &p.l1, &mut sums[..shape.hidden1]);
     }
     let mut h1 = [0i16; MAX_HIDDEN];
@@ -200,11 +215,19 @@ pub(crate) fn reference(net: &LayeredNet, stack: usize, us: &[i16], them: &[i16]
     }
     let s = &net.stacks[stack];
     let shape = &net.shape;
-    let ft: Vec<i16> = us
-        .iter()
-        .chain(them)
-        .map(|v| v.clamp(&0, &(QA as i16)).to_owned())
-        .collect();
+    let clip = |v: i16| i32::from(v.clamp(0, QA as i16));
+    let mut ft: Vec<i16> = Vec::new();
+    for side in [us, them] {
+        if shape.pairwise {
+            let half = side.len() / 2;
+            for i in 0..half {
+                let product = clip(side[i]) * clip(side[half + i]);
+                ft.push(((product + QA / 2) / QA) as i16);
+            }
+        } else {
+            ft.extend(side.iter().map(|&v| clip(v) as i16));
+        }
+    }
     let mut h1 = vec![0i16; shape.hidden1];
     hidden::<QH1>(&ft, &s.l1_weights, &s.l1_bias, &mut h1);
     let last = if shape.hidden2 == 0 {
@@ -250,6 +273,7 @@ mod tests {
                 hidden2,
                 stacks,
                 buckets: BucketMap::SIX,
+                pairwise: seed % 2 == 1,
             };
             let mut net = LayeredNet::random(shape, seed as u64).unwrap();
             // Weights over the whole i8 range, beyond what `random` draws.

@@ -5,10 +5,11 @@
 //! size, the second's (0: one hidden layer), the number of layer stacks, the first hidden
 //! layer's weight scale ([`QH1`]; the second's is [`QH2`]) and the output weights' scale
 //! ([`QO`]); then 8 bytes, the palace bucket
-//! map's six entries and two zeros ([`BucketMap`]). The body follows, little-endian: the
+//! map's six entries ([`BucketMap`]), a flags byte (bit 0: pairwise products,
+//! [`Shape::pairwise`]) and a zero. The body follows, little-endian: the
 //! feature weights (`buckets × 1260` rows of `width` `i16`), the feature biases (`width`
-//! `i16`), then per stack the first hidden layer's weights (`hidden1` rows of `2 × width`
-//! `i8`, the side to move's half first), its biases (`hidden1` `i32`), the second's
+//! `i16`), then per stack the first hidden layer's weights (`hidden1` rows of
+//! [`Shape::l1_inputs`] `i8`, the side to move's half first), its biases (`hidden1` `i32`), the second's
 //! (`hidden2` rows of `hidden1` `i8`, `hidden2` `i32`), the output weights (`i16`, one per
 //! unit of the last hidden layer) and the output bias (`i32`); then the CRC-32 of
 //! everything before it. Everything the inference needs to know is in the header, so a net
@@ -53,6 +54,11 @@ pub struct Shape {
     pub stacks: usize,
     /// The palace bucket map.
     pub buckets: BucketMap,
+    /// Pairwise products: each perspective's clipped accumulator is cut in two halves and
+    /// multiplied element by element, so the first hidden layer sees `width / 2` values a
+    /// side instead of `width` (as Stockfish's and Pikafish's nets since 2023). Flag bit 0
+    /// of the header's first padding byte; older files have it clear.
+    pub pairwise: bool,
 }
 
 impl Default for Shape {
@@ -66,6 +72,7 @@ impl Default for Shape {
             hidden2: 32,
             stacks: 1,
             buckets: BucketMap::SIX,
+            pairwise: false,
         }
     }
 }
@@ -79,6 +86,16 @@ impl Shape {
     /// Inputs per perspective.
     pub fn inputs(&self) -> usize {
         inputs(self.bucket_count())
+    }
+
+    /// The first hidden layer's inputs: both perspectives' clipped accumulators, or their
+    /// pairwise products (half as many).
+    pub fn l1_inputs(&self) -> usize {
+        if self.pairwise {
+            self.width
+        } else {
+            2 * self.width
+        }
     }
 
     /// The size of the layer that feeds the output.
@@ -114,7 +131,7 @@ impl Shape {
     /// The size of a file of this shape in bytes.
     pub fn file_bytes(&self) -> usize {
         let w = self.width;
-        let stack = self.hidden1 * 2 * w
+        let stack = self.hidden1 * self.l1_inputs()
             + 4 * self.hidden1
             + self.hidden2 * self.hidden1
             + 4 * self.hidden2
@@ -127,8 +144,8 @@ impl Shape {
 /// One stack's hidden and output layers, quantised.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stack {
-    /// First hidden layer: row `j` is `l1_weights[j * 2 * width..]`, the side to move's
-    /// half first, at scale [`QH1`].
+    /// First hidden layer: row `j` is `l1_weights[j * inputs..]` with
+    /// [`Shape::l1_inputs`] inputs, the side to move's half first, at scale [`QH1`].
     pub l1_weights: Vec<i8>,
     /// First hidden layer's biases, at scale `QA × QH1`.
     pub l1_bias: Vec<i32>,
@@ -205,7 +222,7 @@ impl LayeredNet {
         shape.check()?;
         let w = shape.width;
         let stack = Stack {
-            l1_weights: vec![0; shape.hidden1 * 2 * w],
+            l1_weights: vec![0; shape.hidden1 * shape.l1_inputs()],
             l1_bias: vec![0; shape.hidden1],
             l2_weights: vec![0; shape.hidden2 * shape.hidden1],
             l2_bias: vec![0; shape.hidden2],
@@ -253,10 +270,13 @@ impl LayeredNet {
             hidden2: small(words[3]),
             stacks: small(words[4]),
             buckets: BucketMap(buckets),
+            pairwise: map[6] & 1 != 0,
         };
         shape.check()?;
-        if map[6..] != [0, 0] {
-            return Err(NetError::Shape("the bucket map's padding is not zero"));
+        if map[6] & !1 != 0 || map[7] != 0 {
+            return Err(NetError::Shape(
+                "unknown flags after the bucket map (a newer format?)",
+            ));
         }
         let size = shape.file_bytes();
         if bytes.len() != size {
@@ -280,7 +300,7 @@ impl LayeredNet {
         let ft_bias = r.i16s(w);
         let stacks = (0..shape.stacks)
             .map(|_| Stack {
-                l1_weights: r.i8s(shape.hidden1 * 2 * w),
+                l1_weights: r.i8s(shape.hidden1 * shape.l1_inputs()),
                 l1_bias: r.i32s(shape.hidden1),
                 l2_weights: r.i8s(shape.hidden2 * shape.hidden1),
                 l2_bias: r.i32s(shape.hidden2),
@@ -346,7 +366,7 @@ impl LayeredNet {
             out.extend_from_slice(&word.to_le_bytes());
         }
         out.extend_from_slice(&s.buckets.0);
-        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&[u8::from(s.pairwise), 0]);
         for v in self.ft_weights.iter().chain(&self.ft_bias) {
             out.extend_from_slice(&v.to_le_bytes());
         }

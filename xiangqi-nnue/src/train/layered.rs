@@ -53,7 +53,7 @@ impl Layout {
         let (h1, h2) = (shape.hidden1, shape.hidden2);
         let ft_bias = shape.inputs() * w;
         let stacks = ft_bias + w;
-        let l1_bias = h1 * 2 * w;
+        let l1_bias = h1 * shape.l1_inputs();
         let l2_weights = l1_bias + h1;
         let l2_bias = l2_weights + h2 * h1;
         let out_weights = l2_bias + h2;
@@ -127,7 +127,8 @@ impl LayeredInputs {
 }
 
 /// Per-thread working memory of a forward and backward pass, allocated once: each layer's
-/// sums (`acc`, `z1`, `z2`), their activations (`x0`, `x1`, `x2`) and their gradients.
+/// sums (`acc`, `z1`, `z2`), their activations (`x0`, `x1`, `x2`; `x0` the first hidden
+/// layer's inputs: clipped accumulators or their pairwise products) and their gradients.
 pub(super) struct Scratch {
     acc: Vec<f32>,
     x0: Vec<f32>,
@@ -135,6 +136,7 @@ pub(super) struct Scratch {
     x1: Vec<f32>,
     z2: Vec<f32>,
     x2: Vec<f32>,
+    d_x0: Vec<f32>,
     d_acc: Vec<f32>,
     d_x1: Vec<f32>,
     d_z1: Vec<f32>,
@@ -147,7 +149,8 @@ impl Scratch {
         let (w, h1, h2) = (2 * shape.width, shape.hidden1, shape.hidden2);
         Scratch {
             acc: vec![0.0; w],
-            x0: vec![0.0; w],
+            x0: vec![0.0; shape.l1_inputs()],
+            d_x0: vec![0.0; shape.l1_inputs()],
             z1: vec![0.0; h1],
             x1: vec![0.0; h1],
             z2: vec![0.0; h2],
@@ -258,8 +261,19 @@ impl LayeredFloat {
                 &features[..inputs.len],
             );
         }
-        for (x, &a) in s.x0.iter_mut().zip(&s.acc) {
-            *x = crelu(a);
+        if shape.pairwise {
+            // Each half of a perspective's accumulator times the other half.
+            let half = w / 2;
+            for (x, acc) in s.x0.chunks_exact_mut(half).zip(s.acc.chunks_exact(w)) {
+                let (a, b) = acc.split_at(half);
+                for ((x, &a), &b) in x.iter_mut().zip(a).zip(b) {
+                    *x = crelu(a) * crelu(b);
+                }
+            }
+        } else {
+            for (x, &a) in s.x0.iter_mut().zip(&s.acc) {
+                *x = crelu(a);
+            }
         }
         s.stack = output_bucket(inputs.len as u32, shape.stacks);
         let stack = &p[l.stacks + s.stack * l.stack_len..][..l.stack_len];
@@ -328,7 +342,7 @@ impl LayeredFloat {
         for j in 0..h1 {
             s.d_z1[j] = s.d_x1[j] * crelu_slope(s.z1[j]);
         }
-        s.d_acc.fill(0.0);
+        s.d_x0.fill(0.0);
         let (g_l1, g_l1_bias) = g[..l.l2_weights].split_at_mut(l.l1_bias);
         kernels::backward(
             &s.x0,
@@ -336,10 +350,28 @@ impl LayeredFloat {
             &s.d_z1,
             g_l1,
             g_l1_bias,
-            &mut s.d_acc,
+            &mut s.d_x0,
         );
-        for (d, &a) in s.d_acc.iter_mut().zip(&s.acc) {
-            *d *= crelu_slope(a);
+        if shape.pairwise {
+            // x = crelu(a) × crelu(b): each factor's gradient is the other factor.
+            let half = w / 2;
+            for ((d_acc, acc), d_x) in s
+                .d_acc
+                .chunks_exact_mut(w)
+                .zip(s.acc.chunks_exact(w))
+                .zip(s.d_x0.chunks_exact(half))
+            {
+                let (d_a, d_b) = d_acc.split_at_mut(half);
+                let (a, b) = acc.split_at(half);
+                for i in 0..half {
+                    d_a[i] = d_x[i] * crelu(b[i]) * crelu_slope(a[i]);
+                    d_b[i] = d_x[i] * crelu(a[i]) * crelu_slope(b[i]);
+                }
+            }
+        } else {
+            for ((d, &a), &d_x) in s.d_acc.iter_mut().zip(&s.acc).zip(&s.d_x0) {
+                *d = d_x * crelu_slope(a);
+            }
         }
         let (ft_weights, ft_bias) = ft_grad.split_at_mut(l.ft_bias);
         for (half, features) in [&inputs.us, &inputs.them].into_iter().enumerate() {
@@ -508,6 +540,11 @@ fn shape_of_header(header: &[u8]) -> Result<Shape, NetError> {
     }
     let mut map = [0u8; 6];
     map.copy_from_slice(&header[36..42]);
+    if header[42] & !1 != 0 || header[43] != 0 {
+        return Err(NetError::Shape(
+            "unknown flags after the bucket map (a newer format?)",
+        ));
+    }
     let small = |w: u32| (w as usize).min(1 << 20);
     let shape = Shape {
         width: small(word(1)),
@@ -515,6 +552,7 @@ fn shape_of_header(header: &[u8]) -> Result<Shape, NetError> {
         hidden2: small(word(3)),
         stacks: small(word(4)),
         buckets: crate::buckets::BucketMap(map),
+        pairwise: header[42] & 1 != 0,
     };
     shape.check()?;
     Ok(shape)

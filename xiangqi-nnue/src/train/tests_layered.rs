@@ -38,15 +38,19 @@ fn small_shape(hidden2: usize, stacks: usize) -> Shape {
         hidden2,
         stacks,
         buckets: BucketMap::SIX,
+        pairwise: false,
     }
 }
 
 /// The analytic gradient of the loss against central differences, for weights of every
-/// layer, with one hidden layer and with two.
+/// layer, with one hidden layer and with two, with pairwise products and without.
 #[test]
 fn the_gradient_matches_finite_differences() {
-    for (hidden2, stacks) in [(0, 1), (8, 2)] {
-        let shape = small_shape(hidden2, stacks);
+    for (hidden2, stacks, pairwise) in [(0, 1, false), (8, 2, false), (8, 1, true), (0, 2, true)] {
+        let shape = Shape {
+            pairwise,
+            ..small_shape(hidden2, stacks)
+        };
         let net = LayeredFloat::random(shape, 5).unwrap();
         let data: Vec<(LayeredInputs, f32)> = positions(0..3, 40, 13)
             .iter()
@@ -83,6 +87,7 @@ fn the_gradient_matches_finite_differences() {
         let last_stack = l.stacks + (stacks - 1) * l.stack_len;
         let mut checks = vec![
             first_input * shape.width + 3,
+            first_input * shape.width + shape.width / 2 + 5,
             l.factor + (first_input % crate::features::FEATURES) * shape.width + 4,
             l.ft_bias + 5,
             last_stack + 7,
@@ -106,7 +111,7 @@ fn the_gradient_matches_finite_differences() {
             nonzero += usize::from(analytic.abs() > 1e-6);
             assert!(
                 (numeric - analytic).abs() <= 2e-4 + 0.05 * numeric.abs(),
-                "hidden2 {hidden2}, parameter {i}: numeric {numeric}, analytic {analytic}"
+                "{shape:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
             );
         }
         assert!(nonzero >= 4, "too few gradients were not zero: {nonzero}");
@@ -143,7 +148,16 @@ fn trained_size(mut net: LayeredFloat) -> LayeredFloat {
 /// average; a wrong scale or a misplaced weight is off by hundreds.
 #[test]
 fn quantised_and_float_agree() {
-    for shape in [Shape::default(), small_shape(8, 4), small_shape(0, 1)] {
+    let pairwise = Shape {
+        pairwise: true,
+        ..Shape::default()
+    };
+    for shape in [
+        Shape::default(),
+        small_shape(8, 4),
+        small_shape(0, 1),
+        pairwise,
+    ] {
         let float = trained_size(LayeredFloat::random(shape, 11).unwrap());
         let eval = LayeredEvaluator::new(Arc::new(float.quantise().unwrap()));
         let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
@@ -172,6 +186,12 @@ fn quantised_and_float_agree() {
 
 #[test]
 fn checkpoints_round_trip() {
+    let pairwise = Shape {
+        pairwise: true,
+        ..small_shape(0, 1)
+    };
+    let other = LayeredFloat::random(pairwise, 4).unwrap();
+    assert_eq!(LayeredFloat::from_bytes(&other.to_bytes()), Ok(other));
     let net = LayeredFloat::random(small_shape(8, 2), 3).unwrap();
     let bytes = net.to_bytes();
     assert_eq!(LayeredFloat::from_bytes(&bytes), Ok(net.clone()));

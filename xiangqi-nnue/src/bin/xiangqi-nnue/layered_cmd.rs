@@ -28,6 +28,10 @@ pub struct ShapeArgs {
     /// `ranks` (one per rank) or `one`; or six digits, the buckets of d0 e0 d1 e1 d2 e2.
     #[arg(long, default_value = "six")]
     buckets: String,
+    /// Pairwise products of each perspective's accumulator halves before the first hidden
+    /// layer (half its inputs).
+    #[arg(long)]
+    pairwise: bool,
 }
 
 impl ShapeArgs {
@@ -51,6 +55,7 @@ impl ShapeArgs {
             hidden2: self.hidden2,
             stacks: self.stacks,
             buckets,
+            pairwise: self.pairwise,
         };
         shape.check().map_err(|e| e.to_string())?;
         Ok(shape)
