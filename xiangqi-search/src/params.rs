@@ -79,6 +79,14 @@ pub struct Params {
     /// whose best move took most of the search's effort ends the thinking sooner, one
     /// whose effort was spread over several moves (an unclear choice) makes it last longer.
     pub node_share_time: bool,
+    /// The table's score as the evaluation for pruning: where the table's bound says its
+    /// score is nearer the truth than the static evaluation (a lower bound above it, an
+    /// upper bound below it), reverse futility, null move, razoring and futility pruning
+    /// start from it.
+    pub tt_eval: bool,
+    /// Razoring: at depth 1 to 3, a node whose evaluation is far below alpha is searched
+    /// by quiescence alone, and given up when that stays below alpha.
+    pub razoring: bool,
     /// The numeric constants (margins, reductions, bonuses), for tuning.
     pub tune: Tunables,
 }
@@ -115,6 +123,9 @@ impl Default for Params {
             // Off until it passes its SPRT: even at fixed nodes (docs/SEARCH.md).
             probcut: false,
             node_share_time: true,
+            // Off until they pass their SPRTs (docs/SEARCH.md).
+            tt_eval: false,
+            razoring: false,
             tune: Tunables::default(),
         }
     }
@@ -148,6 +159,8 @@ impl Params {
         "singular_extension",
         "probcut",
         "node_share_time",
+        "tt_eval",
+        "razoring",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -181,6 +194,8 @@ impl Params {
             "singular_extension" => &mut self.singular_extension,
             "probcut" => &mut self.probcut,
             "node_share_time" => &mut self.node_share_time,
+            "tt_eval" => &mut self.tt_eval,
+            "razoring" => &mut self.razoring,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

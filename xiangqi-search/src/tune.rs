@@ -129,6 +129,11 @@ tunables! {
     /// Quiescence delta pruning: a capture is skipped when even this much more than the
     /// victim's value would not reach alpha.
     qs_delta_margin: 200, 50..=400, 15;
+    /// Razoring: the margin below alpha at depth 1 is `base + per_depth2`, growing with
+    /// the square of the depth.
+    razor_base: 300, 100..=800, 25;
+    /// Razoring: see `razor_base`.
+    razor_per_depth2: 200, 50..=500, 15;
     /// Time management: the thinking time is scaled by `(base - slope × share) / 100`,
     /// `share` being the best move's fraction of the last iteration's nodes.
     tm_share_base: 190, 120..=260, 8;

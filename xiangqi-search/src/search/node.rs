@@ -99,15 +99,48 @@ impl<E: Evaluator> Worker<E> {
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         self.frames[ply + 1].null_done = false;
+        // What the pruning below starts from: the static evaluation, or the table's score
+        // where its bound says that is nearer the truth.
+        let eval = match tte {
+            Some(e) if p.tt_eval && !in_check && excluded.is_none() => {
+                let s = score_from_tt(e.score, ply);
+                let nearer = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if nearer && s.abs() < TB_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         if !in_check && !pv_node && excluded.is_none() {
             // Reverse futility: far above beta at low depth, trust the static evaluation.
             if p.reverse_futility
                 && depth <= t.rfp_depth
                 && beta.abs() < TB_BOUND
-                && static_eval - t.rfp_margin * (depth - improving as i32) >= beta
+                && eval - t.rfp_margin * (depth - improving as i32) >= beta
             {
-                return static_eval;
+                return eval;
+            }
+            // Razoring: far below alpha near the leaves, only a capture could save the
+            // node; quiescence says whether one does.
+            if p.razoring
+                && depth <= 3
+                && alpha.abs() < TB_BOUND
+                && eval + t.razor_base + t.razor_per_depth2 * depth * depth < alpha
+            {
+                let s = self.qsearch(shared, alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if s < alpha && s.abs() < TB_BOUND {
+                    return s;
+                }
             }
             // Null move. Xiangqi endings with only advisors, elephants and pawns are full of
             // zugzwang (the defender's pieces must move), so there it is off.
@@ -117,14 +150,13 @@ impl<E: Evaluator> Worker<E> {
                 + self.pos.count(us, Role::Cannon);
             if p.null_move
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && !self.frames[ply].null_done
                 && attackers > 0
                 && beta.abs() < TB_BOUND
             {
-                let r = t.nmp_base
-                    + depth / t.nmp_depth_div
-                    + ((static_eval - beta) / t.nmp_eval_div).min(3);
+                let r =
+                    t.nmp_base + depth / t.nmp_depth_div + ((eval - beta) / t.nmp_eval_div).min(3);
                 self.frames[ply].mv = None;
                 self.frames[ply + 1].null_done = true;
                 self.frames[ply + 1].corr_keys = self.frames[ply].corr_keys;
@@ -229,7 +261,7 @@ impl<E: Evaluator> Worker<E> {
         let mut picker =
             MovePicker::new(tt_move, self.order_hints(shared, ply), pv_node || depth > 8);
         let cont_slots = self.continuation_slots(shared, ply);
-        let futility_base = static_eval + t.futility_base + t.futility_per_depth * depth;
+        let futility_base = eval + t.futility_base + t.futility_per_depth * depth;
         // Late move pruning: past `lmp_limit` moves, the quiet moves other than the killers
         // and the counter move are dropped (when not in check, and only once some move has
         // scored above a mate; checked where it applies).
