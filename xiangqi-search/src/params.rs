@@ -87,6 +87,13 @@ pub struct Params {
     /// Razoring: at depth 1 to 3, a node whose evaluation is far below alpha is searched
     /// by quiescence alone, and given up when that stays below alpha.
     pub razoring: bool,
+    /// History pruning: at depth 1 to 4, a quiet move (not a killer or the counter move)
+    /// whose history is far below zero is not searched.
+    pub history_pruning: bool,
+    /// After a reduced search beat alpha, the full-depth re-search goes a ply deeper when
+    /// the reduced score beat the best so far by a margin, and a ply shallower when it
+    /// barely did.
+    pub lmr_deeper: bool,
     /// The numeric constants (margins, reductions, bonuses), for tuning.
     pub tune: Tunables,
 }
@@ -126,6 +133,8 @@ impl Default for Params {
             // Off until they pass their SPRTs (docs/SEARCH.md).
             tt_eval: false,
             razoring: false,
+            history_pruning: false,
+            lmr_deeper: false,
             tune: Tunables::default(),
         }
     }
@@ -161,6 +170,8 @@ impl Params {
         "node_share_time",
         "tt_eval",
         "razoring",
+        "history_pruning",
+        "lmr_deeper",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -196,6 +207,8 @@ impl Params {
             "node_share_time" => &mut self.node_share_time,
             "tt_eval" => &mut self.tt_eval,
             "razoring" => &mut self.razoring,
+            "history_pruning" => &mut self.history_pruning,
+            "lmr_deeper" => &mut self.lmr_deeper,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

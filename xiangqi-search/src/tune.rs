@@ -134,6 +134,12 @@ tunables! {
     razor_base: 300, 100..=800, 25;
     /// Razoring: see `razor_base`.
     razor_per_depth2: 200, 50..=500, 15;
+    /// History pruning: a quiet move is dropped at depth `d` ≤ 4 when its history (with
+    /// the continuation histories) is below `-margin × d`.
+    history_prune_margin: 4_000, 1_000..=12_000, 300;
+    /// `lmr_deeper`: the re-search is a ply deeper when the reduced score beat the best so
+    /// far by this much plus 2 per ply of depth.
+    lmr_deeper_margin: 40, 10..=120, 5;
     /// Time management: the thinking time is scaled by `(base - slope × share) / 100`,
     /// `share` being the best move's fraction of the last iteration's nodes.
     tm_share_base: 190, 120..=260, 8;

@@ -312,6 +312,16 @@ impl<E: Evaluator> Worker<E> {
                 if p.futility && quiet && depth <= 8 && futility_base <= alpha && order < COUNTER {
                     futile = true;
                 }
+                // A quiet move whose record is bad enough is not worth a search near the
+                // leaves.
+                if p.history_pruning
+                    && quiet
+                    && depth <= 4
+                    && order < COUNTER
+                    && order < -t.history_prune_margin * depth
+                {
+                    futile = true;
+                }
                 // Losing captures at low depth, unless they check (a sacrifice that mates).
                 if p.see
                     && is_capture
@@ -428,15 +438,27 @@ impl<E: Evaluator> Worker<E> {
                     false,
                 );
                 if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        shared,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        !cut_node,
-                        false,
-                    );
+                    // How far the reduced search beat the best so far says how deep to
+                    // look again.
+                    let mut full_depth = new_depth;
+                    if p.lmr_deeper {
+                        if score > best_score + t.lmr_deeper_margin + 2 * new_depth {
+                            full_depth += 1;
+                        } else if score < best_score + 10 {
+                            full_depth -= 1;
+                        }
+                    }
+                    if full_depth > new_depth - r {
+                        score = -self.negamax(
+                            shared,
+                            -alpha - 1,
+                            -alpha,
+                            full_depth,
+                            ply + 1,
+                            !cut_node,
+                            false,
+                        );
+                    }
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.negamax(shared, -beta, -alpha, new_depth, ply + 1, false, true);
