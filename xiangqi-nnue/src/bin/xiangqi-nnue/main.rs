@@ -1,5 +1,6 @@
 //! The NNUE pipeline on the command line: make training data, train a net, inspect it.
 
+mod budget_cmd;
 mod info_cmd;
 mod layered_cmd;
 
@@ -146,6 +147,9 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
+    /// Weighs scoring budgets: positions of a data file searched at several node counts
+    /// and at a large reference, with each budget's distance from it and its cost.
+    Budget(budget_cmd::BudgetArgs),
     /// Checks a net file (any format) and prints what it makes of a few positions.
     Info {
         /// The net file (`embedded`: the built-in net).
@@ -518,6 +522,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::TrainLayered(args) => layered_cmd::train_layered(args)?,
         Command::Bench(args) => layered_cmd::bench(args)?,
+        Command::Budget(args) => budget_cmd::budget(args)?,
         Command::Quantise { float, out } => {
             let net = load_float(&float)?;
             std::fs::write(&out, net.quantise().to_bytes())
