@@ -361,7 +361,7 @@ impl Core {
     pub fn new_game(&self) {
         self.send(Job::Configure(
             Box::new(|s| s.new_game()),
-            self.options.clone(),
+            Box::new(self.options.clone()),
         ));
     }
 
@@ -421,7 +421,7 @@ impl Core {
             Change::Tablebase => None,
         };
         if let Some(job) = job {
-            if !self.send(Job::Configure(job, self.options.clone())) {
+            if !self.send(Job::Configure(job, Box::new(self.options.clone()))) {
                 notes.push("the search thread has stopped".to_string());
             }
         }

@@ -89,8 +89,9 @@ pub(crate) type Configure = Box<dyn FnOnce(&mut Searcher) + Send>;
 pub(crate) enum Job {
     /// Search and write `bestmove`.
     Search(Box<SearchJob>),
-    /// A change, with the options as they are after it.
-    Configure(Configure, Options),
+    /// A change, with the options as they are after it (boxed: with the `tune` feature
+    /// they hold every search constant, and the other jobs are small).
+    Configure(Configure, Box<Options>),
     /// Answer when every job before this one is done.
     Sync(mpsc::Sender<()>),
     /// A view of the searcher's table goes back on the channel.
@@ -164,7 +165,7 @@ pub(crate) fn worker(rx: mpsc::Receiver<Job>, shared: Arc<Shared>) {
     while let Ok(job) = rx.recv() {
         match job {
             Job::Configure(f, options) => {
-                applied = options;
+                applied = *options;
                 if catch_unwind(AssertUnwindSafe(|| f(&mut searcher))).is_err() {
                     // Nothing to report to: the next search says the searcher was rebuilt.
                     searcher = rebuilt(&applied);
