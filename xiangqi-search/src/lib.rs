@@ -294,7 +294,14 @@ impl<E: Evaluator> Searcher<E> {
         let history = &positions[..positions.len() - 1];
         let threads = self.threads;
         for w in &mut self.workers[..threads] {
-            w.prepare(history, game.moves(), root, &root_moves, threads == 1);
+            w.prepare(
+                history,
+                game.moves(),
+                root,
+                &root_moves,
+                threads == 1,
+                self.params.history_decay,
+            );
         }
         self.workers[0].tm = Some(time::TimeManager::new(&limits, start));
         let shared = Shared {

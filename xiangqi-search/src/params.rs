@@ -94,6 +94,10 @@ pub struct Params {
     /// the reduced score beat the best so far by a margin, and a ply shallower when it
     /// barely did.
     pub lmr_deeper: bool,
+    /// The history tables are halved before each search, so that the last moves' records
+    /// weigh more than older ones; off, they carry over whole from move to move (as
+    /// Stockfish's do) until a new game clears them.
+    pub history_decay: bool,
     /// The numeric constants (margins, reductions, bonuses), for tuning.
     pub tune: Tunables,
 }
@@ -135,6 +139,7 @@ impl Default for Params {
             razoring: false,
             history_pruning: false,
             lmr_deeper: false,
+            history_decay: true,
             tune: Tunables::default(),
         }
     }
@@ -172,6 +177,7 @@ impl Params {
         "razoring",
         "history_pruning",
         "lmr_deeper",
+        "history_decay",
     ];
 
     /// Turns the feature called `name` (a field name) on or off.
@@ -209,6 +215,7 @@ impl Params {
             "razoring" => &mut self.razoring,
             "history_pruning" => &mut self.history_pruning,
             "lmr_deeper" => &mut self.lmr_deeper,
+            "history_decay" => &mut self.history_decay,
             _ => {
                 return Err(format!(
                     "unknown search feature `{name}` (known: {})",

@@ -203,6 +203,7 @@ impl<E: Evaluator> Worker<E> {
         root: &Position,
         root_moves: &[Move],
         single_thread: bool,
+        decay: bool,
     ) {
         self.pos = root.clone();
         self.eval.reset(root);
@@ -231,16 +232,18 @@ impl<E: Evaluator> Worker<E> {
         self.hist_positions.push(root.clone());
         self.keys.push(root.key());
         self.in_check.push(root.is_check());
-        // Age the killers; keep the history but damp it.
+        // Age the killers; keep the history, damped unless told otherwise.
         *self.killers = [[None; 2]; MAX_PLY + 2];
-        for row in self.history.iter_mut() {
-            for h in row.iter_mut() {
+        if decay {
+            for row in self.history.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 2;
+                }
+            }
+            self.cont_history.halve();
+            for h in self.capture_history.iter_mut().flatten().flatten() {
                 *h /= 2;
             }
-        }
-        self.cont_history.halve();
-        for h in self.capture_history.iter_mut().flatten().flatten() {
-            *h /= 2;
         }
         self.root_moves = root_moves
             .iter()
