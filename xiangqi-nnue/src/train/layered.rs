@@ -234,16 +234,24 @@ impl LayeredFloat {
     /// (one row of `width` per input): what the forward pass reads, made once per
     /// optimiser step instead of adding two rows per active input per position.
     pub(super) fn folded_features(&self) -> Vec<f32> {
+        let mut folded = Vec::new();
+        self.fold_features_into(&mut folded);
+        folded
+    }
+
+    /// [`LayeredFloat::folded_features`] into `folded`, reusing its memory (the trainer
+    /// folds once per optimiser step).
+    pub(super) fn fold_features_into(&self, folded: &mut Vec<f32>) {
         let l = self.layout();
         let w = self.shape.width;
-        let mut folded = self.params[..l.ft_bias].to_vec();
+        folded.clear();
+        folded.extend_from_slice(&self.params[..l.ft_bias]);
         for (f, row) in folded.chunks_exact_mut(w).enumerate() {
             let shared = &self.params[l.factor + (f % FEATURES) * w..][..w];
             for (x, s) in row.iter_mut().zip(shared) {
                 *x += s;
             }
         }
-        folded
     }
 
     /// The forward pass with `folded` from [`LayeredFloat::folded_features`]: the output

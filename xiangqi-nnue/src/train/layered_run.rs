@@ -149,6 +149,7 @@ pub fn train_layered(
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(&net.shape)).collect();
     let mut rng = fastrand::Rng::with_seed(config.seed ^ 0x5EED);
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
+    let mut folded = Vec::new();
     let mut losses = Vec::new();
     for epoch in 0..config.epochs {
         let epoch_start = Instant::now();
@@ -159,7 +160,8 @@ pub fn train_layered(
         let mut loss = 0.0;
         for batch in order.chunks(config.batch_size.max(1)) {
             let per_thread = batch.len().div_ceil(threads);
-            let folded = &net.folded_features();
+            net.fold_features_into(&mut folded);
+            let folded = &folded;
             let parts: Vec<f64> = std::thread::scope(|scope| {
                 let handles: Vec<_> = batch
                     .chunks(per_thread)

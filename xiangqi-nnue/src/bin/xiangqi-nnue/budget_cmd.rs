@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 use std::time::Instant;
 use xiangqi_core::Game;
-use xiangqi_nnue::EvalChoice;
 use xiangqi_search::{Limits, Searcher};
 
 /// `budget`'s options.
@@ -39,13 +38,7 @@ const CLAMP: i32 = 2_000;
 
 /// Runs `budget`.
 pub fn budget(args: BudgetArgs) -> Result<(), String> {
-    let eval = if args.eval_file == "embedded" {
-        EvalChoice::default()
-    } else {
-        xiangqi_nnue::AnyNet::load(&args.eval_file)
-            .map_err(|e| format!("{}: {e}", args.eval_file))?
-            .evaluator()
-    };
+    let eval = super::net_evaluator(&args.eval_file)?;
     let reader = xiangqi_nnue::data::DataReader::open(&args.data)
         .map_err(|e| format!("{}: {e}", args.data.display()))?;
     let all: Vec<_> = reader

@@ -179,11 +179,18 @@ fn load_net(name: &str) -> Result<Network, String> {
 fn evaluator(gen: &GenArgs) -> Result<EvalChoice, String> {
     match gen.eval_file.as_deref() {
         None => Ok(EvalChoice::classical()),
-        Some("embedded") => Ok(EvalChoice::default()),
-        Some(name) => Ok(xiangqi_nnue::AnyNet::load(name)
-            .map_err(|e| format!("{name}: {e}"))?
-            .evaluator()),
+        Some(name) => net_evaluator(name),
     }
+}
+
+/// The evaluator of the net `name`: `embedded` (the built-in net) or a file of any format.
+fn net_evaluator(name: &str) -> Result<EvalChoice, String> {
+    if name == "embedded" {
+        return Ok(EvalChoice::default());
+    }
+    Ok(xiangqi_nnue::AnyNet::load(name)
+        .map_err(|e| format!("{name}: {e}"))?
+        .evaluator())
 }
 
 fn config(gen: &GenArgs) -> GenConfig {
